@@ -1,0 +1,45 @@
+package dev.tollgate;
+
+import java.time.Duration;
+
+/**
+ * Thrown by the {@link RateLimited} interceptor when a call is denied. A JAX-RS exception mapper turns
+ * it into the same HTTP 429 that the request filter sends.
+ */
+public class RateLimitExceededException extends RuntimeException {
+
+    private static final long serialVersionUID = 1L;
+
+    private final transient LimitPolicy policy;
+    private final transient Decision decision;
+
+    public RateLimitExceededException(LimitPolicy policy, Decision decision) {
+        super("rate limit '" + policy.name() + "' exceeded; retry after " + retryText(decision.retryAfter()));
+        this.policy = policy;
+        this.decision = decision;
+    }
+
+    /** The limit that denied the call. */
+    public LimitPolicy policy() {
+        return policy;
+    }
+
+    /** The denying decision, with remaining tokens and retry-after. */
+    public Decision decision() {
+        return decision;
+    }
+
+    /** The limit's name. */
+    public String limitName() {
+        return policy.name();
+    }
+
+    /** How long until the call could pass at the earliest; {@link Decision#NEVER} for an exhausted quota. */
+    public Duration retryAfter() {
+        return decision.retryAfter();
+    }
+
+    private static String retryText(Duration d) {
+        return d.equals(Decision.NEVER) ? "never (the quota does not refill)" : d.toMillis() + " ms";
+    }
+}

@@ -1,0 +1,74 @@
+package dev.tollgate.redis;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
+import java.util.List;
+import redis.clients.jedis.UnifiedJedis;
+import redis.clients.jedis.exceptions.JedisNoScriptException;
+
+/**
+ * A Lua script from this package's resources, run with {@code EVALSHA}. Its SHA-1 is computed here, so
+ * nothing is loaded up front; when Redis has lost it ({@code NOSCRIPT}: a restart, {@code SCRIPT
+ * FLUSH}, a new cluster master) the call is repeated once with {@code EVAL}, which runs it and caches
+ * it again on that node. No decision fails because a script cache was lost.
+ */
+public final class LuaScript {
+
+    private final String name;
+    private final String source;
+    private final String sha1;
+
+    private LuaScript(String name, String source) {
+        this.name = name;
+        this.source = source;
+        this.sha1 = sha1(source);
+    }
+
+    /** Reads {@code dev/tollgate/redis/<name>.lua} from the class path. */
+    public static LuaScript named(String name) {
+        String resource = name + ".lua";
+        try (InputStream in = LuaScript.class.getResourceAsStream(resource)) {
+            if (in == null) {
+                throw new IllegalStateException("missing script resource dev/tollgate/redis/" + resource);
+            }
+            return new LuaScript(name, new String(in.readAllBytes(), StandardCharsets.UTF_8));
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read script " + resource, e);
+        }
+    }
+
+    /** Runs the script on the node that owns {@code keys}: one round trip, two after a lost cache. */
+    public Object run(UnifiedJedis redis, List<String> keys, List<String> args) {
+        try {
+            return redis.evalsha(sha1, keys, args);
+        } catch (JedisNoScriptException e) {
+            return redis.eval(source, keys, args);
+        }
+    }
+
+    public String name() {
+        return name;
+    }
+
+    public String sha1() {
+        return sha1;
+    }
+
+    public String source() {
+        return source;
+    }
+
+    private static String sha1(String text) {
+        try {
+            return HexFormat.of()
+                    .formatHex(MessageDigest.getInstance("SHA-1").digest(text.getBytes(StandardCharsets.UTF_8)));
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("SHA-1 is required of every JVM", e);
+        }
+    }
+}
