@@ -14,8 +14,7 @@ import java.time.temporal.ChronoUnit;
  *     never refills and is not full)
  * @param degraded whether the store could not be asked and this is the configured degraded decision
  */
-public record Decision(
-        boolean allowed, long remaining, Duration retryAfter, Duration resetAfter, boolean degraded) {
+public record Decision(boolean allowed, long remaining, Duration retryAfter, Duration resetAfter, boolean degraded) {
 
     /** Stands for "never" in {@link #retryAfter()} and {@link #resetAfter()}. */
     public static final Duration NEVER = ChronoUnit.FOREVER.getDuration();

@@ -10,8 +10,7 @@ import java.util.regex.Pattern;
  * <p>Every value is checked when the policy is built, so a policy that can never admit a call (a
  * cost above the capacity) or that would divide by zero never reaches a store.
  *
- * @param name the limit's name, used in keys, headers, metrics and logs: letters, digits, {@code
- *     . _ -}, at most 64 characters
+ * @param name the limit's name, used in keys, headers, metrics and logs: letters, digits, {@code _ -}, at most 64 characters
  * @param capacity the bucket size, the most calls that can pass in a burst; &gt; 0
  * @param refillTokens tokens added per {@code refillPeriod}; &ge; 0 (0: the bucket never refills, a
  *     fixed quota)
@@ -20,12 +19,11 @@ import java.util.regex.Pattern;
  */
 public record LimitPolicy(String name, long capacity, long refillTokens, Duration refillPeriod, long cost) {
 
-    private static final Pattern NAME = Pattern.compile("[A-Za-z0-9._-]{1,64}");
+    private static final Pattern NAME = Pattern.compile("[A-Za-z0-9_-]{1,64}");
 
     public LimitPolicy {
         if (name == null || !NAME.matcher(name).matches()) {
-            throw new IllegalArgumentException(
-                    "name must be 1-64 letters, digits, '.', '_' or '-', but was '" + name + "'");
+            throw new IllegalArgumentException("name must be 1-64 letters, digits, '_' or '-', but was '" + name + "'");
         }
         require(capacity > 0, name, "capacity", capacity, "> 0");
         require(refillTokens >= 0, name, "refillTokens", refillTokens, ">= 0");
@@ -34,12 +32,10 @@ public record LimitPolicy(String name, long capacity, long refillTokens, Duratio
                     "limit '" + name + "': refillPeriod must be at least 1ms, but was " + refillPeriod);
         }
         require(cost >= 1, name, "cost", cost, ">= 1");
-        require(
-                cost <= capacity,
-                name,
-                "cost",
-                cost,
-                "<= capacity (" + capacity + "); a call costing more than the bucket holds could never pass");
+        if (cost > capacity) {
+            throw new IllegalArgumentException("limit '" + name + "': cost must be <= capacity (" + capacity
+                    + "), but was " + cost + ": a call costing more than the bucket holds could never pass");
+        }
     }
 
     /** A bucket of {@code capacity} that refills {@code tokens} every {@code period}; each call costs 1. */

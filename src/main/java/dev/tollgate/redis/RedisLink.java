@@ -28,7 +28,8 @@ public final class RedisLink implements AutoCloseable {
 
     /** Wraps a client the caller built; for a {@link RedisClient} stale idle connections are dropped on failure. */
     public static RedisLink of(UnifiedJedis jedis, String description) {
-        Runnable drop = jedis instanceof RedisClient client ? () -> client.getPool().clear() : () -> {};
+        Runnable drop =
+                jedis instanceof RedisClient client ? () -> client.getPool().clear() : () -> {};
         return new RedisLink(jedis, drop, description);
     }
 

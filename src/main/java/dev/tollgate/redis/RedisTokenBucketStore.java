@@ -44,8 +44,7 @@ public final class RedisTokenBucketStore implements RateLimitStore {
             throw new StoreUnavailableException("Redis did not decide for limit '" + policy.name() + "'", e);
         }
         List<?> r = (List<?>) reply;
-        return Decision.ofMicros(
-                (Long) r.get(0) == 1L, (Long) r.get(1), (Long) r.get(2), (Long) r.get(3));
+        return Decision.ofMicros((Long) r.get(0) == 1L, (Long) r.get(1), (Long) r.get(2), (Long) r.get(3));
     }
 
     /** The script this store runs, for tests and tools that inspect Redis. */

@@ -93,7 +93,8 @@ public abstract class TokenBucketStoreContract {
         long most = Math.min(10, (checkTo - writeFrom) / 20_000);
         assertTrue(fewest >= 3, "waited 70 ms, so at least 3 tokens came back");
         assertTrue(d.allowed());
-        assertTrue(d.remaining() >= fewest - 1 && d.remaining() <= most - 1,
+        assertTrue(
+                d.remaining() >= fewest - 1 && d.remaining() <= most - 1,
                 "remaining " + d.remaining() + " not in [" + (fewest - 1) + ", " + (most - 1) + "]");
     }
 
@@ -114,10 +115,14 @@ public abstract class TokenBucketStoreContract {
         store().tryConsume(p, key);
         Decision denied = store().tryConsume(p, key);
         assertFalse(denied.allowed());
-        assertTrue(denied.retryAfter().compareTo(Duration.ZERO) > 0
-                && denied.retryAfter().compareTo(Duration.ofSeconds(1)) <= 0, "retry " + denied.retryAfter());
-        assertTrue(denied.resetAfter().compareTo(Duration.ofSeconds(1)) > 0
-                && denied.resetAfter().compareTo(Duration.ofSeconds(2)) <= 0, "reset " + denied.resetAfter());
+        assertTrue(
+                denied.retryAfter().compareTo(Duration.ZERO) > 0
+                        && denied.retryAfter().compareTo(Duration.ofSeconds(1)) <= 0,
+                "retry " + denied.retryAfter());
+        assertTrue(
+                denied.resetAfter().compareTo(Duration.ofSeconds(1)) > 0
+                        && denied.resetAfter().compareTo(Duration.ofSeconds(2)) <= 0,
+                "reset " + denied.resetAfter());
         long oneTokenMicros = denied.resetAfter().minus(denied.retryAfter()).toNanos() / 1000;
         assertTrue(Math.abs(oneTokenMicros - 1_000_000) <= 1, "one more token takes one period (to the rounded us)");
     }

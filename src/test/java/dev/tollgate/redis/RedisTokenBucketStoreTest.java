@@ -65,7 +65,8 @@ class RedisTokenBucketStoreTest extends TokenBucketStoreContract {
             assertEquals(before, j.hgetAll(key), "a denial rewrites no state");
             long ttl = j.pttl(key);
             long expected = (denied.resetAfter().toNanos() + 999_999) / 1_000_000 + 1000;
-            assertTrue(ttl <= expected && ttl > expected - 1000,
+            assertTrue(
+                    ttl <= expected && ttl > expected - 1000,
                     "expiry reset to until-full plus 1 s (" + expected + " ms), was " + ttl);
         }
     }

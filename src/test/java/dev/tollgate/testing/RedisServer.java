@@ -56,8 +56,19 @@ public final class RedisServer implements BeforeAllCallback, AfterAllCallback {
 
     private void launch() throws IOException, InterruptedException {
         List<String> cmd = new ArrayList<>(List.of(
-                binary(), "--port", Integer.toString(port), "--bind", "127.0.0.1", "--save", "",
-                "--appendonly", "no", "--dir", dir.toString(), "--enable-debug-command", "yes"));
+                binary(),
+                "--port",
+                Integer.toString(port),
+                "--bind",
+                "127.0.0.1",
+                "--save",
+                "",
+                "--appendonly",
+                "no",
+                "--dir",
+                dir.toString(),
+                "--enable-debug-command",
+                "yes"));
         cmd.addAll(extraArgs);
         process = new ProcessBuilder(cmd)
                 .redirectErrorStream(true)

@@ -1,0 +1,25 @@
+package dev.tollgate.cdi;
+
+import dev.tollgate.core.PropertySource;
+import java.util.Optional;
+import org.eclipse.microprofile.config.Config;
+
+/** MicroProfile Config as Tollgate's {@link PropertySource}: files, system properties, environment. */
+final class MicroProfilePropertySource implements PropertySource {
+
+    private final Config config;
+
+    MicroProfilePropertySource(Config config) {
+        this.config = config;
+    }
+
+    @Override
+    public Optional<String> get(String name) {
+        return config.getOptionalValue(name, String.class);
+    }
+
+    @Override
+    public Iterable<String> names() {
+        return config.getPropertyNames();
+    }
+}

@@ -1,0 +1,87 @@
+package dev.tollgate.cdi;
+
+import dev.tollgate.core.MicrosClock;
+import dev.tollgate.core.RateLimitStore;
+import dev.tollgate.core.RateLimiter;
+import dev.tollgate.core.SettingsReader;
+import dev.tollgate.core.TollgateSettings;
+import dev.tollgate.memory.InProcessTokenBucketStore;
+import dev.tollgate.redis.RedisClients;
+import dev.tollgate.redis.RedisLink;
+import dev.tollgate.redis.RedisSettings;
+import dev.tollgate.redis.RedisTokenBucketStore;
+import jakarta.annotation.PreDestroy;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.context.Initialized;
+import jakarta.enterprise.event.Observes;
+import java.util.Optional;
+import java.util.logging.Logger;
+import org.eclipse.microprofile.config.ConfigProvider;
+
+/**
+ * Tollgate inside the application: reads and validates the settings when the application starts
+ * (a bad value fails the deployment), builds the store and the limiter, and closes them at the end.
+ */
+@ApplicationScoped
+public class TollgateRuntime {
+
+    private static final Logger LOG = Logger.getLogger(TollgateRuntime.class.getName());
+
+    private TollgateSettings settings;
+    private RateLimitStore store;
+    private RedisLink redis;
+    private RateLimiter limiter;
+
+    void onStart(@Observes @Initialized(ApplicationScoped.class) Object event) {
+        settings();
+    }
+
+    /** The validated settings; the first call reads them and builds the store. */
+    public synchronized TollgateSettings settings() {
+        if (settings == null) {
+            TollgateSettings read = SettingsReader.read(new MicroProfilePropertySource(ConfigProvider.getConfig()));
+            start(read);
+            settings = read;
+        }
+        return settings;
+    }
+
+    /** The decision core. */
+    public RateLimiter limiter() {
+        settings();
+        return limiter;
+    }
+
+    /** The Redis link, or empty when limits are kept in process. */
+    public Optional<RedisLink> redis() {
+        settings();
+        return Optional.ofNullable(redis);
+    }
+
+    private void start(TollgateSettings s) {
+        if (s.redisUrl().isPresent()) {
+            RedisSettings rs = RedisSettings.of(s.redisUrl().get(), s.budget(), s.poolSize());
+            redis = RedisClients.create(rs);
+            store = RedisTokenBucketStore.using(redis);
+            LOG.info(() -> "Tollgate: limits are shared through Redis at " + rs.safeUrl() + " (budget "
+                    + s.budget().toMillis() + " ms per check, " + s.limits().size() + " limits: "
+                    + s.limits().keySet() + ")");
+        } else {
+            store = new InProcessTokenBucketStore(MicrosClock.system());
+            LOG.warning(() -> "Tollgate: tollgate.redis.url is not set, so limits are kept in this server's memory"
+                    + " and apply per server, not across servers (" + s.limits().size() + " limits: "
+                    + s.limits().keySet() + ")");
+        }
+        limiter = new RateLimiter(store);
+    }
+
+    @PreDestroy
+    synchronized void stop() {
+        if (store != null) {
+            store.close();
+        }
+        if (redis != null) {
+            redis.close();
+        }
+    }
+}

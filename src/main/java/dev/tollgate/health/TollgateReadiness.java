@@ -1,0 +1,42 @@
+package dev.tollgate.health;
+
+import dev.tollgate.cdi.TollgateRuntime;
+import dev.tollgate.redis.RedisLink;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import java.util.Optional;
+import org.eclipse.microprofile.health.HealthCheck;
+import org.eclipse.microprofile.health.HealthCheckResponse;
+import org.eclipse.microprofile.health.HealthCheckResponseBuilder;
+import org.eclipse.microprofile.health.Readiness;
+
+/**
+ * Readiness of Tollgate: which store serves, and whether Redis answers. A Redis outage does not make
+ * the server unready: every server shares the same Redis, so taking them out of the balancer would
+ * turn a degraded limiter into an outage.
+ */
+@Readiness
+@ApplicationScoped
+public class TollgateReadiness implements HealthCheck {
+
+    @Inject
+    TollgateRuntime runtime;
+
+    @Override
+    public HealthCheckResponse call() {
+        HealthCheckResponseBuilder b = HealthCheckResponse.named("tollgate").up();
+        Optional<RedisLink> redis = runtime.redis();
+        b.withData("store", redis.isPresent() ? "redis" : "in-process");
+        b.withData("limits", runtime.settings().limits().size());
+        redis.ifPresent(link -> b.withData("redisReachable", reachable(link)));
+        return b.build();
+    }
+
+    private static boolean reachable(RedisLink link) {
+        try {
+            return link.ping();
+        } catch (RuntimeException e) {
+            return false;
+        }
+    }
+}

@@ -1,0 +1,49 @@
+package it.dev.tollgate;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+
+/** The Liberty server the build started for the integration tests, and a client for it. */
+public final class LibertyServer {
+
+    private static final HttpClient CLIENT = HttpClient.newBuilder()
+            .connectTimeout(Duration.ofSeconds(5))
+            .version(HttpClient.Version.HTTP_1_1)
+            .build();
+
+    private LibertyServer() {}
+
+    public static String baseUrl() {
+        return "http://localhost:" + System.getProperty("it.http.port", "9080");
+    }
+
+    /** The port of the Redis the server was told to use; the test class starts it. */
+    public static int redisPort() {
+        String port = System.getProperty("it.redis.port");
+        if (port == null || port.isBlank()) {
+            throw new IllegalStateException("it.redis.port is not set: run the integration tests with mvn verify");
+        }
+        return Integer.parseInt(port);
+    }
+
+    public static HttpResponse<String> get(String path, String... headers) throws IOException, InterruptedException {
+        HttpRequest.Builder b =
+                HttpRequest.newBuilder(URI.create(baseUrl() + path)).timeout(Duration.ofSeconds(10));
+        for (int i = 0; i < headers.length; i += 2) {
+            b.header(headers[i], headers[i + 1]);
+        }
+        return CLIENT.send(b.GET().build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    /** The server's messages.log lines. */
+    public static List<String> log() throws IOException {
+        return Files.readAllLines(Path.of(System.getProperty("it.server.log")));
+    }
+}
