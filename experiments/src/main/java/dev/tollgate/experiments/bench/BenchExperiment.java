@@ -1,0 +1,117 @@
+package dev.tollgate.experiments.bench;
+
+import dev.tollgate.experiments.common.Environment;
+import dev.tollgate.experiments.common.LocalRedis;
+import dev.tollgate.experiments.common.Options;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.openjdk.jmh.results.Result;
+import org.openjdk.jmh.results.RunResult;
+import org.openjdk.jmh.runner.Runner;
+import org.openjdk.jmh.runner.options.OptionsBuilder;
+import org.openjdk.jmh.runner.options.TimeValue;
+import org.openjdk.jmh.runner.options.VerboseMode;
+
+/**
+ * The cost of a check: JMH over loopback against one private Redis, every benchmark in one run. Forks
+ * are run round-robin (round 1 runs each benchmark once, round 2 again in reverse order), because client
+ * and Redis share two cores and the CPU placement of a fork moves its numbers more than anything
+ * compared here.
+ */
+public final class BenchExperiment {
+
+    static final List<Spec> SPECS = specs();
+
+    private BenchExperiment() {}
+
+    private static List<Spec> specs() {
+        List<Spec> s = new ArrayList<>();
+        for (String m : List.of("ping", "tollgate", "bucket4j", "naive")) {
+            s.add(new Spec(m, true, 1));
+        }
+        for (int threads : List.of(1, 8, 32)) {
+            for (String m : List.of("ping", "tollgate", "bucket4j")) {
+                s.add(new Spec(m, false, threads));
+            }
+        }
+        s.add(new Spec("tollgateHot", false, 8));
+        s.add(new Spec("bucket4jHot", false, 8));
+        return List.copyOf(s);
+    }
+
+    public static void main(String[] args) throws Exception {
+        Options options = Options.parse(args, Path.of("results"));
+        boolean quick = options.quick();
+        int rounds = quick ? 1 : 2;
+        Files.createDirectories(options.out());
+        try (LocalRedis redis = LocalRedis.start()) {
+            Map<String, String> env = Environment.describe(redis);
+            System.setProperty(RedisBench.PORT_PROPERTY, Integer.toString(redis.port()));
+            System.out.printf("bench: %d benchmarks x %d rounds (%s); Redis %s on port %d; load %s%n",
+                    SPECS.size(), rounds, quick ? "quick: in-process, 1x0.2s warm-up, 2x0.2s" : "1 fork each, 3x1s warm-up, 5x1s",
+                    redis.version(), redis.port(), env.get("load average at start"));
+            List<BenchResult> results = new ArrayList<>();
+            int n = 0;
+            for (int round = 1; round <= rounds; round++) {
+                List<Spec> order = new ArrayList<>(SPECS);
+                if (round % 2 == 0) {
+                    Collections.reverse(order);
+                }
+                for (Spec spec : order) {
+                    n++;
+                    try (var admin = redis.admin()) {
+                        admin.flushAll();
+                    }
+                    BenchResult r = run(spec, round, quick, redis.port());
+                    results.add(r);
+                    System.out.printf("[%d/%d] round %d %-12s %-10s threads=%-2d %s%n", n, rounds * SPECS.size(), round,
+                            spec.method(), spec.latency() ? "latency" : "throughput", spec.threads(), describe(r));
+                }
+            }
+            System.out.println("bench: counting commands per check (MONITOR and INFO commandstats)");
+            List<CommandCount.Row> counts = CommandCount.measure(redis, quick ? 400 : 4000);
+            counts.forEach(c -> System.out.printf("  %-20s %-12s threads=%d round trips/check %.2f, commands/check %.2f (%s)%n",
+                    c.check(), c.keys(), c.threads(), c.roundTrips(), c.commands(), c.perCommand()));
+            env.put("load average at end", Environment.loadAverage());
+            env.put("JMH", quick
+                    ? "QUICK mode: forks 0, 1 x 200 ms warm-up, 2 x 200 ms measurement (not for quoting)"
+                    : rounds + " forks per benchmark (round-robin), 3 x 1 s warm-up, 5 x 1 s measurement");
+            BenchReport.write(options.out(), env, results, counts);
+            System.out.println("bench: wrote bench.csv, bench.md, bench-latency.png, bench-throughput.png to " + options.out());
+        }
+    }
+
+    private static BenchResult run(Spec spec, int round, boolean quick, int port) throws Exception {
+        OptionsBuilder o = new OptionsBuilder();
+        o.include(RedisBench.class.getName() + "\\." + spec.method() + "$")
+                .mode(spec.mode())
+                .timeUnit(spec.latency() ? TimeUnit.MICROSECONDS : TimeUnit.SECONDS)
+                .threads(spec.threads())
+                .forks(quick ? 0 : 1)
+                .warmupIterations(quick ? 1 : 3)
+                .warmupTime(quick ? TimeValue.milliseconds(200) : TimeValue.seconds(1))
+                .measurementIterations(quick ? 2 : 5)
+                .measurementTime(quick ? TimeValue.milliseconds(200) : TimeValue.seconds(1))
+                .jvmArgsAppend("-D" + RedisBench.PORT_PROPERTY + "=" + port, "-Xmx512m")
+                .shouldFailOnError(true)
+                .verbosity(VerboseMode.SILENT);
+        RunResult rr = new Runner(o.build()).runSingle();
+        Result<?> primary = rr.getPrimaryResult();
+        var stats = primary.getStatistics();
+        double p50 = spec.latency() ? stats.getPercentile(50) : Double.NaN;
+        double p90 = spec.latency() ? stats.getPercentile(90) : Double.NaN;
+        double p99 = spec.latency() ? stats.getPercentile(99) : Double.NaN;
+        return new BenchResult(spec, round, primary.getScore(), primary.getScoreError(), primary.getScoreUnit(), p50, p90, p99);
+    }
+
+    private static String describe(BenchResult r) {
+        return r.spec().latency()
+                ? String.format("p50 %.1f us, mean %.1f us, p99 %.1f us", r.p50(), r.score(), r.p99())
+                : String.format("%.0f ops/s", r.score());
+    }
+}

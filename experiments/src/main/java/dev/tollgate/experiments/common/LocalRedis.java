@@ -1,0 +1,122 @@
+package dev.tollgate.experiments.common;
+
+import java.io.File;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import redis.clients.jedis.Jedis;
+
+/**
+ * A private {@code redis-server} on a free loopback port, with nothing persisted. Every experiment
+ * starts its own, so no result depends on a server someone else configured or loaded.
+ */
+public final class LocalRedis implements AutoCloseable {
+
+    private final int port;
+    private final Process process;
+    private final Path dir;
+
+    private LocalRedis(int port, Process process, Path dir) {
+        this.port = port;
+        this.process = process;
+        this.dir = dir;
+    }
+
+    public static LocalRedis start() throws IOException, InterruptedException {
+        int port = freePort();
+        Path dir = Files.createTempDirectory("tollgate-exp-redis-");
+        List<String> cmd = List.of(
+                binary(),
+                "--port", Integer.toString(port),
+                "--bind", "127.0.0.1",
+                "--save", "",
+                "--appendonly", "no",
+                "--dir", dir.toString());
+        Process p = new ProcessBuilder(cmd)
+                .redirectErrorStream(true)
+                .redirectOutput(dir.resolve("redis.log").toFile())
+                .start();
+        LocalRedis redis = new LocalRedis(port, p, dir);
+        redis.awaitPing();
+        return redis;
+    }
+
+    public int port() {
+        return port;
+    }
+
+    public String url() {
+        return "redis://127.0.0.1:" + port;
+    }
+
+    /** A plain connection for setup and inspection; the caller closes it. */
+    public Jedis admin() {
+        return new Jedis("127.0.0.1", port, 5000);
+    }
+
+    public String version() {
+        try (Jedis j = admin()) {
+            return j.info("server").lines()
+                    .filter(l -> l.startsWith("redis_version:"))
+                    .map(l -> l.substring("redis_version:".length()).trim())
+                    .findFirst()
+                    .orElse("unknown");
+        }
+    }
+
+    @Override
+    public void close() {
+        process.destroy();
+        try {
+            if (!process.waitFor(5, TimeUnit.SECONDS)) {
+                process.destroyForcibly().waitFor(5, TimeUnit.SECONDS);
+            }
+        } catch (InterruptedException e) {
+            process.destroyForcibly();
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private void awaitPing() throws IOException, InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (System.nanoTime() < deadline) {
+            if (!process.isAlive()) {
+                throw new IOException("redis-server exited: " + Files.readString(dir.resolve("redis.log")));
+            }
+            try (Jedis j = new Jedis("127.0.0.1", port, 200)) {
+                if ("PONG".equals(j.ping())) {
+                    return;
+                }
+            } catch (RuntimeException notYet) {
+                Thread.sleep(20);
+            }
+        }
+        close();
+        throw new IOException("redis-server on port " + port + " did not answer PING within 10s");
+    }
+
+    private static int freePort() throws IOException {
+        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            return s.getLocalPort();
+        }
+    }
+
+    private static String binary() {
+        String configured = System.getenv("TOLLGATE_REDIS_SERVER");
+        if (configured != null && !configured.isBlank()) {
+            return configured;
+        }
+        for (String d : System.getenv().getOrDefault("PATH", "").split(File.pathSeparator)) {
+            File f = new File(d, "redis-server");
+            if (f.canExecute()) {
+                return f.getAbsolutePath();
+            }
+        }
+        throw new IllegalStateException(
+                "redis-server was not found on PATH: apt-get install -y redis-server, or set TOLLGATE_REDIS_SERVER");
+    }
+}

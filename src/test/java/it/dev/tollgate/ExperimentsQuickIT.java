@@ -1,0 +1,113 @@
+package it.dev.tollgate;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.File;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Runs the quick mode of each experiment in {@code experiments/} (its own Maven project, built by its
+ * run script) so the harnesses cannot rot, and checks what they measured. Outputs go to
+ * {@code experiments/target/quick-it/}, never to the committed {@code experiments/results/}.
+ */
+class ExperimentsQuickIT {
+
+    private static final Path EXPERIMENTS = Path.of("experiments").toAbsolutePath();
+    private static final Path OUT = EXPERIMENTS.resolve("target/quick-it");
+
+    @Test
+    void raceQuickModeShowsTheNaiveRaceAndAnExactScript() throws Exception {
+        Path out = OUT.resolve("race");
+        run("race", out);
+        List<String[]> rows = csv(out.resolve("race.csv"));
+        assertTrue(rows.size() >= 18, "two trials of nine configurations for each check: " + rows.size());
+        for (String[] r : rows) {
+            // check,config,variant,in_flight_per_process,processes,trial,admitted
+            if (r[0].equals("lua")) {
+                assertEquals(
+                        100, Integer.parseInt(r[6]), "the script admits exactly the capacity: " + String.join(",", r));
+            }
+            if (r[0].equals("naive") && r[1].equals("poolx1")) {
+                assertEquals(100, Integer.parseInt(r[6]), "naive one at a time is correct");
+            }
+            if (r[0].equals("naive") && r[1].equals("1connx2")) {
+                // Read, read, write, write on one connection: two checks spend one token, every time.
+                assertEquals(200, Integer.parseInt(r[6]), "naive, 2 in flight on one connection");
+            }
+            if (r[0].equals("naive") && r[1].equals("4jvm-poolx8")) {
+                assertTrue(Integer.parseInt(r[6]) > 100, "naive over-admits with 4 JVMs: " + r[6]);
+            }
+        }
+        List<String> monitor = Files.readAllLines(out.resolve("race-monitor.txt"));
+        int first = monitor.indexOf(
+                monitor.stream().filter(l -> l.contains("\"wire\"")).findFirst().orElseThrow());
+        List<String> order = new ArrayList<>();
+        for (String l : monitor.subList(first, first + 4)) {
+            order.add(l.contains("\"HMGET\"") ? "read" : l.contains("\"HSET\"") ? "write" : l);
+        }
+        assertEquals(List.of("read", "read", "write", "write"), order, String.join("\n", monitor));
+    }
+
+    @Test
+    void benchQuickModeMeasuresEveryCheckAndCountsRoundTrips() throws Exception {
+        Path out = OUT.resolve("bench");
+        run("bench", out);
+        List<String[]> results = csv(out.resolve("bench.csv"));
+        assertEquals(15, results.size(), "every benchmark ran once");
+        for (String[] r : results) {
+            // benchmark,mode,threads,round,score,...
+            assertTrue(Double.parseDouble(r[4]) > 0, "a positive score for " + String.join(",", r));
+        }
+        List<String[]> counts = csv(out.resolve("bench-commands.csv"));
+        // check,keys,threads,checks,round_trips_per_check,...
+        assertEquals(1.0, roundTrips(counts, "Tollgate", "spread"), 1e-9, "one EVALSHA per check");
+        assertEquals(1.0, roundTrips(counts, "Tollgate", "one hot key"), 1e-9, "one EVALSHA per check, contended");
+        assertEquals(2.0, roundTrips(counts, "naive", "spread"), 1e-9, "HMGET and HSET");
+        assertTrue(roundTrips(counts, "Bucket4j", "spread") >= 2.0, "compare-and-swap needs a read and a write");
+        for (String f : List.of("bench.md", "bench-latency.png", "bench-throughput.png")) {
+            assertTrue(Files.size(out.resolve(f)) > 0, f);
+        }
+    }
+
+    private static double roundTrips(List<String[]> counts, String check, String keys) {
+        return counts.stream()
+                .filter(r -> r[0].startsWith(check) && r[1].equals(keys))
+                .mapToDouble(r -> Double.parseDouble(r[4]))
+                .findFirst()
+                .orElseThrow(() -> new AssertionError("no row for " + check + " on " + keys));
+    }
+
+    private static List<String[]> csv(Path file) throws IOException {
+        List<String> lines = Files.readAllLines(file);
+        List<String[]> rows = new ArrayList<>();
+        for (String l : lines.subList(1, lines.size())) {
+            rows.add(l.split(",", -1));
+        }
+        return rows;
+    }
+
+    private static void run(String experiment, Path out) throws IOException, InterruptedException {
+        Files.createDirectories(out);
+        File log = out.resolve("run.log").toFile();
+        Process p = new ProcessBuilder(
+                        "bash", EXPERIMENTS.resolve("run").toString(), experiment, "--quick", "--out", out.toString())
+                .redirectErrorStream(true)
+                .redirectOutput(log)
+                .start();
+        boolean done = p.waitFor(5, TimeUnit.MINUTES);
+        if (!done) {
+            p.descendants().forEach(ProcessHandle::destroyForcibly);
+            p.destroyForcibly();
+        }
+        String output = Files.readString(log.toPath());
+        assertTrue(done, "experiments/run " + experiment + " --quick took over 5 minutes:\n" + output);
+        assertEquals(0, p.exitValue(), "experiments/run " + experiment + " --quick failed:\n" + output);
+    }
+}
