@@ -1,12 +1,19 @@
 package dev.tollgate.cdi;
 
+import dev.tollgate.core.Guard;
 import dev.tollgate.core.MicrosClock;
 import dev.tollgate.core.RateLimitStore;
 import dev.tollgate.core.RateLimiter;
 import dev.tollgate.core.SettingsReader;
 import dev.tollgate.core.TollgateSettings;
+import dev.tollgate.guard.FaultTolerantRedisCaller;
+import dev.tollgate.guard.GuardSettings;
+import dev.tollgate.guard.MicroProfileCaller;
+import dev.tollgate.guard.RedisGuard;
 import dev.tollgate.memory.InProcessTokenBucketStore;
+import dev.tollgate.metrics.TollgateMetrics;
 import dev.tollgate.redis.RedisClients;
+import dev.tollgate.redis.RedisGuards;
 import dev.tollgate.redis.RedisLink;
 import dev.tollgate.redis.RedisSettings;
 import dev.tollgate.redis.RedisTokenBucketStore;
@@ -14,29 +21,38 @@ import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.context.Initialized;
 import jakarta.enterprise.event.Observes;
+import jakarta.inject.Inject;
 import java.util.Optional;
 import java.util.logging.Logger;
 import org.eclipse.microprofile.config.ConfigProvider;
 
 /**
  * Tollgate inside the application: reads and validates the settings when the application starts
- * (a bad value fails the deployment), builds the store and the limiter, and closes them at the end.
+ * (a bad value fails the deployment), builds the store, the guard and the limiter, and closes them
+ * when the application stops.
  */
 @ApplicationScoped
 public class TollgateRuntime {
 
     private static final Logger LOG = Logger.getLogger(TollgateRuntime.class.getName());
 
+    @Inject
+    FaultTolerantRedisCaller faultTolerance;
+
+    @Inject
+    TollgateMetrics metrics;
+
     private TollgateSettings settings;
     private RateLimitStore store;
     private RedisLink redis;
+    private RedisGuard guard;
     private RateLimiter limiter;
 
     void onStart(@Observes @Initialized(ApplicationScoped.class) Object event) {
         settings();
     }
 
-    /** The validated settings; the first call reads them and builds the store. */
+    /** The validated settings; the first call reads them and builds everything else. */
     public synchronized TollgateSettings settings() {
         if (settings == null) {
             TollgateSettings read = SettingsReader.read(new MicroProfilePropertySource(ConfigProvider.getConfig()));
@@ -58,13 +74,24 @@ public class TollgateRuntime {
         return Optional.ofNullable(redis);
     }
 
+    /** The guard around Redis, or empty when limits are kept in process. */
+    public Optional<RedisGuard> guard() {
+        settings();
+        return Optional.ofNullable(guard);
+    }
+
     private void start(TollgateSettings s) {
+        Guard bound = Guard.DIRECT;
         if (s.redisUrl().isPresent()) {
             RedisSettings rs = RedisSettings.of(s.redisUrl().get(), s.budget(), s.poolSize());
             redis = RedisClients.create(rs);
             store = RedisTokenBucketStore.using(redis);
+            GuardSettings gs = GuardSettings.defaults(s.budget(), s.poolSize());
+            guard = RedisGuards.forLink(redis, new MicroProfileCaller(faultTolerance, s.budget()), gs.probeInterval());
+            metrics.breakerGauge(guard::isOpen);
+            bound = guard;
             LOG.info(() -> "Tollgate: limits are shared through Redis at " + rs.safeUrl() + " (budget "
-                    + s.budget().toMillis() + " ms per check, " + s.limits().size() + " limits: "
+                    + s.budget().toMillis() + " ms per check; " + s.limits().size() + " limits: "
                     + s.limits().keySet() + ")");
         } else {
             store = new InProcessTokenBucketStore(MicrosClock.system());
@@ -72,11 +99,14 @@ public class TollgateRuntime {
                     + " and apply per server, not across servers (" + s.limits().size() + " limits: "
                     + s.limits().keySet() + ")");
         }
-        limiter = new RateLimiter(store);
+        limiter = new RateLimiter(store, bound, metrics, System::nanoTime);
     }
 
     @PreDestroy
     synchronized void stop() {
+        if (guard != null) {
+            guard.close();
+        }
         if (store != null) {
             store.close();
         }

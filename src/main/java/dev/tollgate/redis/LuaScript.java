@@ -8,6 +8,8 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CopyOnWriteArraySet;
 import redis.clients.jedis.UnifiedJedis;
 import redis.clients.jedis.exceptions.JedisNoScriptException;
 
@@ -18,6 +20,8 @@ import redis.clients.jedis.exceptions.JedisNoScriptException;
  * it again on that node. No decision fails because a script cache was lost.
  */
 public final class LuaScript {
+
+    private static final Set<LuaScript> ALL = new CopyOnWriteArraySet<>();
 
     private final String name;
     private final String source;
@@ -36,7 +40,9 @@ public final class LuaScript {
             if (in == null) {
                 throw new IllegalStateException("missing script resource dev/tollgate/redis/" + resource);
             }
-            return new LuaScript(name, new String(in.readAllBytes(), StandardCharsets.UTF_8));
+            LuaScript script = new LuaScript(name, new String(in.readAllBytes(), StandardCharsets.UTF_8));
+            ALL.add(script);
+            return script;
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read script " + resource, e);
         }
@@ -49,6 +55,11 @@ public final class LuaScript {
         } catch (JedisNoScriptException e) {
             return redis.eval(source, keys, args);
         }
+    }
+
+    /** Every script loaded so far, for reloading them all after Redis lost its cache. */
+    static Set<LuaScript> all() {
+        return ALL;
     }
 
     public String name() {

@@ -51,6 +51,13 @@ public final class RedisLink implements AutoCloseable {
         return "PONG".equals(jedis.ping());
     }
 
+    /** {@code SCRIPT LOAD}s every script Tollgate uses, so no request pays for a cache Redis lost. */
+    public void loadScripts() {
+        for (LuaScript script : LuaScript.all()) {
+            jedis.scriptLoad(script.source());
+        }
+    }
+
     /** The Jedis client, for callers that need a command this seam does not offer. */
     public UnifiedJedis jedis() {
         return jedis;

@@ -1,0 +1,48 @@
+package dev.tollgate.metrics;
+
+import dev.tollgate.Decision;
+import dev.tollgate.core.DecisionListener;
+import dev.tollgate.core.LimitSpec;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.BooleanSupplier;
+import org.eclipse.microprofile.metrics.Counter;
+import org.eclipse.microprofile.metrics.MetricRegistry;
+import org.eclipse.microprofile.metrics.Tag;
+import org.eclipse.microprofile.metrics.Timer;
+
+/**
+ * Tollgate's MicroProfile Metrics, tagged by limit: {@code tollgate_decisions_total{outcome}} for
+ * decisions Redis made, {@code tollgate_degraded_decisions_total{outcome}} for those made without it
+ * (so an outage does not look like a traffic spike), {@code tollgate_check_seconds} and the gauge
+ * {@code tollgate_breaker_open}.
+ */
+@ApplicationScoped
+public class TollgateMetrics implements DecisionListener {
+
+    @Inject
+    MetricRegistry registry;
+
+    private final Map<String, Counter> counters = new ConcurrentHashMap<>();
+    private final Map<String, Timer> timers = new ConcurrentHashMap<>();
+
+    @Override
+    public void onDecision(LimitSpec limit, Decision decision, long nanos) {
+        String name = decision.degraded() ? "tollgate.degraded.decisions" : "tollgate.decisions";
+        String outcome = decision.allowed() ? "allowed" : "denied";
+        counters.computeIfAbsent(
+                        name + "|" + limit.name() + "|" + outcome,
+                        k -> registry.counter(name, new Tag("limit", limit.name()), new Tag("outcome", outcome)))
+                .inc();
+        timers.computeIfAbsent(limit.name(), l -> registry.timer("tollgate.check", new Tag("limit", l)))
+                .update(Duration.ofNanos(nanos));
+    }
+
+    /** Registers {@code tollgate_breaker_open}: 1 while checks are answered without asking Redis. */
+    public void breakerGauge(BooleanSupplier open) {
+        registry.gauge("tollgate.breaker.open", open, o -> o.getAsBoolean() ? 1 : 0);
+    }
+}
