@@ -11,6 +11,15 @@ package dev.tollgate.experiments.race;
  */
 record Config(String id, String label, Variant variant, int inFlight, int processes) {
 
+    /** Two short lines for the chart's axis. */
+    String chartLabel() {
+        if (inFlight == 1 && processes == 1) {
+            return "1 at a time";
+        }
+        String how = variant == Variant.POOL ? "pool" : "1 conn";
+        return (processes > 1 ? processes + " JVMs, " : "") + how + " ×" + inFlight;
+    }
+
     static Config inProcess(Variant variant, int inFlight, String label) {
         return new Config(variant.id + "x" + inFlight, label, variant, inFlight, 1);
     }

@@ -80,11 +80,11 @@ final class RaceReport {
                 .height(560)
                 .title("Admitted of " + RaceExperiment.CHECKS + " checks, capacity " + RaceExperiment.CAPACITY
                         + " (median of " + trials + " trials; min and max in race.md)")
-                .xAxisTitle("in flight")
+                .xAxisTitle("in flight per JVM: on one connection (1 conn) or on pooled connections, one thread each (pool)")
                 .yAxisTitle("admitted")
                 .build();
         Charts.style(chart.getStyler());
-        chart.getStyler().setXAxisLabelRotation(20);
+        chart.getStyler().setXAxisLabelRotation(0);
         chart.getStyler().setYAxisMin(0.0);
         chart.getStyler().setYAxisMax((double) RaceExperiment.CHECKS);
         chart.getStyler().setLabelsVisible(true);
@@ -93,7 +93,7 @@ final class RaceReport {
         chart.getStyler().setLabelsFontColor(java.awt.Color.BLACK);
         chart.getStyler().setDecimalPattern("#");
         List<String> x = new ArrayList<>();
-        RaceExperiment.CONFIGS.forEach(c -> x.add(c.id()));
+        RaceExperiment.CONFIGS.forEach(c -> x.add(c.chartLabel()));
         series(chart, "naive (HMGET, HSET)", x, results, Impl.NAIVE).setFillColor(Charts.NAIVE);
         series(chart, "Tollgate script (EVALSHA)", x, results, Impl.LUA).setFillColor(Charts.TOLLGATE);
         return chart;
