@@ -52,9 +52,14 @@ public final class BenchExperiment {
         try (LocalRedis redis = LocalRedis.start()) {
             Map<String, String> env = Environment.describe(redis);
             System.setProperty(RedisBench.PORT_PROPERTY, Integer.toString(redis.port()));
-            System.out.printf("bench: %d benchmarks x %d rounds (%s); Redis %s on port %d; load %s%n",
-                    SPECS.size(), rounds, quick ? "quick: in-process, 1x0.2s warm-up, 2x0.2s" : "1 fork each, 3x1s warm-up, 5x1s",
-                    redis.version(), redis.port(), env.get("load average at start"));
+            System.out.printf(
+                    "bench: %d benchmarks x %d rounds (%s); Redis %s on port %d; load %s%n",
+                    SPECS.size(),
+                    rounds,
+                    quick ? "quick: in-process, 1x0.2s warm-up, 2x0.2s" : "1 fork each, 3x1s warm-up, 5x1s",
+                    redis.version(),
+                    redis.port(),
+                    env.get("load average at start"));
             List<BenchResult> results = new ArrayList<>();
             int n = 0;
             for (int round = 1; round <= rounds; round++) {
@@ -69,20 +74,31 @@ public final class BenchExperiment {
                     }
                     BenchResult r = run(spec, round, quick, redis.port());
                     results.add(r);
-                    System.out.printf("[%d/%d] round %d %-12s %-10s threads=%-2d %s%n", n, rounds * SPECS.size(), round,
-                            spec.method(), spec.latency() ? "latency" : "throughput", spec.threads(), describe(r));
+                    System.out.printf(
+                            "[%d/%d] round %d %-12s %-10s threads=%-2d %s%n",
+                            n,
+                            rounds * SPECS.size(),
+                            round,
+                            spec.method(),
+                            spec.latency() ? "latency" : "throughput",
+                            spec.threads(),
+                            describe(r));
                 }
             }
             System.out.println("bench: counting commands per check (MONITOR and INFO commandstats)");
             List<CommandCount.Row> counts = CommandCount.measure(redis, quick ? 400 : 4000);
-            counts.forEach(c -> System.out.printf("  %-20s %-12s threads=%d round trips/check %.2f, commands/check %.2f (%s)%n",
+            counts.forEach(c -> System.out.printf(
+                    "  %-20s %-12s threads=%d round trips/check %.2f, commands/check %.2f (%s)%n",
                     c.check(), c.keys(), c.threads(), c.roundTrips(), c.commands(), c.perCommand()));
             env.put("load average at end", Environment.loadAverage());
-            env.put("JMH", quick
-                    ? "QUICK mode: forks 0, 1 x 200 ms warm-up, 2 x 200 ms measurement (not for quoting)"
-                    : rounds + " forks per benchmark (round-robin), 3 x 1 s warm-up, 5 x 1 s measurement");
+            env.put(
+                    "JMH",
+                    quick
+                            ? "QUICK mode: forks 0, 1 x 200 ms warm-up, 2 x 200 ms measurement (not for quoting)"
+                            : rounds + " forks per benchmark (round-robin), 3 x 1 s warm-up, 5 x 1 s measurement");
             BenchReport.write(options.out(), env, results, counts);
-            System.out.println("bench: wrote bench.csv, bench.md, bench-latency.png, bench-throughput.png to " + options.out());
+            System.out.println(
+                    "bench: wrote bench.csv, bench.md, bench-latency.png, bench-throughput.png to " + options.out());
         }
     }
 
@@ -106,7 +122,8 @@ public final class BenchExperiment {
         double p50 = spec.latency() ? stats.getPercentile(50) : Double.NaN;
         double p90 = spec.latency() ? stats.getPercentile(90) : Double.NaN;
         double p99 = spec.latency() ? stats.getPercentile(99) : Double.NaN;
-        return new BenchResult(spec, round, primary.getScore(), primary.getScoreError(), primary.getScoreUnit(), p50, p90, p99);
+        return new BenchResult(
+                spec, round, primary.getScore(), primary.getScoreError(), primary.getScoreUnit(), p50, p90, p99);
     }
 
     private static String describe(BenchResult r) {

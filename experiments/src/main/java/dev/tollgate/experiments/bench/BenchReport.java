@@ -28,17 +28,29 @@ final class BenchReport {
 
     static void write(Path out, Map<String, String> env, List<BenchResult> results, List<CommandCount.Row> counts)
             throws IOException {
-        StringBuilder csv = new StringBuilder("benchmark,mode,threads,round,score,score_error,unit,p50_us,p90_us,p99_us\n");
+        StringBuilder csv =
+                new StringBuilder("benchmark,mode,threads,round,score,score_error,unit,p50_us,p90_us,p99_us\n");
         for (BenchResult r : results) {
-            csv.append(String.format("%s,%s,%d,%d,%.3f,%.3f,%s,%.3f,%.3f,%.3f%n", r.spec().method(),
-                    r.spec().latency() ? "latency" : "throughput", r.spec().threads(), r.round(), r.score(),
-                    r.error(), r.unit(), r.p50(), r.p90(), r.p99()));
+            csv.append(String.format(
+                    "%s,%s,%d,%d,%.3f,%.3f,%s,%.3f,%.3f,%.3f%n",
+                    r.spec().method(),
+                    r.spec().latency() ? "latency" : "throughput",
+                    r.spec().threads(),
+                    r.round(),
+                    r.score(),
+                    r.error(),
+                    r.unit(),
+                    r.p50(),
+                    r.p90(),
+                    r.p99()));
         }
         Files.writeString(out.resolve("bench.csv"), csv);
-        StringBuilder cc = new StringBuilder("check,keys,threads,checks,round_trips_per_check,commands_per_check,per_command\n");
+        StringBuilder cc =
+                new StringBuilder("check,keys,threads,checks,round_trips_per_check,commands_per_check,per_command\n");
         for (CommandCount.Row c : counts) {
-            cc.append(String.format("%s,%s,%d,%d,%.3f,%.3f,\"%s\"%n", c.check(), c.keys(), c.threads(), c.checks(),
-                    c.roundTrips(), c.commands(), c.perCommand()));
+            cc.append(String.format(
+                    "%s,%s,%d,%d,%.3f,%.3f,\"%s\"%n",
+                    c.check(), c.keys(), c.threads(), c.checks(), c.roundTrips(), c.commands(), c.perCommand()));
         }
         Files.writeString(out.resolve("bench-commands.csv"), cc);
         Files.writeString(out.resolve("bench.md"), markdown(env, results, counts));
@@ -49,7 +61,9 @@ final class BenchReport {
     static List<BenchResult> of(List<BenchResult> results, String method, boolean latency, int threads) {
         List<BenchResult> v = new ArrayList<>();
         for (BenchResult r : results) {
-            if (r.spec().method().equals(method) && r.spec().latency() == latency && r.spec().threads() == threads) {
+            if (r.spec().method().equals(method)
+                    && r.spec().latency() == latency
+                    && r.spec().threads() == threads) {
                 v.add(r);
             }
         }
@@ -58,15 +72,20 @@ final class BenchReport {
 
     /** The median of the forks' p50s (the mean of two forks). */
     static double p50(List<BenchResult> results, String method) {
-        return Stats.median(of(results, method, true, 1).stream().map(BenchResult::p50).toList());
+        return Stats.median(
+                of(results, method, true, 1).stream().map(BenchResult::p50).toList());
     }
 
     static double throughput(List<BenchResult> results, String method, int threads) {
-        return Stats.median(of(results, method, false, threads).stream().map(BenchResult::score).toList());
+        return Stats.median(of(results, method, false, threads).stream()
+                .map(BenchResult::score)
+                .toList());
     }
 
     private static String range(List<Double> v, String fmt) {
-        return v.size() < 2 ? "" : " (" + String.format(fmt, Stats.min(v)) + "–" + String.format(fmt, Stats.max(v)) + ")";
+        return v.size() < 2
+                ? ""
+                : " (" + String.format(fmt, Stats.min(v)) + "–" + String.format(fmt, Stats.max(v)) + ")";
     }
 
     private static String markdown(Map<String, String> env, List<BenchResult> results, List<CommandCount.Row> counts) {
@@ -82,37 +101,52 @@ final class BenchReport {
             List<BenchResult> rs = of(results, m, true, 1);
             List<Double> p50s = rs.stream().map(BenchResult::p50).toList();
             double p = Stats.median(p50s);
-            md.append(String.format("| %s | %.1f%s | %.1f | %.1f | %.2f | %.2f |%n", NAMES.get(m), p, range(p50s, "%.1f"),
+            md.append(String.format(
+                    "| %s | %.1f%s | %.1f | %.1f | %.2f | %.2f |%n",
+                    NAMES.get(m),
+                    p,
+                    range(p50s, "%.1f"),
                     Stats.median(rs.stream().map(BenchResult::score).toList()),
-                    Stats.median(rs.stream().map(BenchResult::p99).toList()), p / ping, p / tollgate));
+                    Stats.median(rs.stream().map(BenchResult::p99).toList()),
+                    p / ping,
+                    p / tollgate));
         }
         md.append("\n## Throughput (JMH Throughput, ops/s, all threads together)\n\n")
                 .append("| check | 1 thread | 8 threads | 32 threads |\n|---|---|---|---|\n");
         for (String m : List.of("ping", "tollgate", "bucket4j", "tollgateHot", "bucket4jHot")) {
             md.append("| ").append(NAMES.get(m));
             for (int t : List.of(1, 8, 32)) {
-                List<Double> v = of(results, m, false, t).stream().map(BenchResult::score).toList();
-                md.append(" | ").append(v.isEmpty() ? "–" : String.format("%,.0f", Stats.median(v)) + range(v, "%,.0f"));
+                List<Double> v = of(results, m, false, t).stream()
+                        .map(BenchResult::score)
+                        .toList();
+                md.append(" | ")
+                        .append(v.isEmpty() ? "–" : String.format("%,.0f", Stats.median(v)) + range(v, "%,.0f"));
             }
             md.append(" |\n");
         }
         md.append("\n## Redis commands per check\n\n")
                 .append("Round trips: commands a client sent, counted with MONITOR. All commands: `INFO commandstats` ")
                 .append("deltas, which also count the commands a script runs inside Redis.\n\n")
-                .append("| check | keys | threads | round trips / check | all commands / check | per command / check |\n")
+                .append(
+                        "| check | keys | threads | round trips / check | all commands / check | per command / check |\n")
                 .append("|---|---|---|---|---|---|\n");
         for (CommandCount.Row c : counts) {
-            md.append(String.format("| %s | %s | %d | %.2f | %.2f | %s |%n", c.check(), c.keys(), c.threads(),
-                    c.roundTrips(), c.commands(), c.perCommand()));
+            md.append(String.format(
+                    "| %s | %s | %d | %.2f | %.2f | %s |%n",
+                    c.check(), c.keys(), c.threads(), c.roundTrips(), c.commands(), c.perCommand()));
         }
         md.append("\n## Environment\n\n").append(Environment.markdown(env));
         return md.toString();
     }
 
     private static CategoryChart latencyChart(List<BenchResult> results) {
-        CategoryChart chart = new CategoryChartBuilder().width(900).height(500)
+        CategoryChart chart = new CategoryChartBuilder()
+                .width(900)
+                .height(500)
                 .title("One check over loopback, one thread: p50 latency")
-                .xAxisTitle("check").yAxisTitle("µs (p50)").build();
+                .xAxisTitle("check")
+                .yAxisTitle("µs (p50)")
+                .build();
         Charts.style(chart.getStyler());
         chart.getStyler().setLegendVisible(false);
         chart.getStyler().setLabelsVisible(true);
@@ -122,25 +156,51 @@ final class BenchReport {
         chart.getStyler().setDecimalPattern("#0.0");
         chart.getStyler().setYAxisMin(0.0);
         List<String> x = List.of("PING", "Tollgate EVALSHA", "Bucket4j CAS", "naive HMGET+HSET");
-        List<Double> y = List.of(p50(results, "ping"), p50(results, "tollgate"), p50(results, "bucket4j"), p50(results, "naive"));
+        List<Double> y = List.of(
+                p50(results, "ping"), p50(results, "tollgate"), p50(results, "bucket4j"), p50(results, "naive"));
         chart.addSeries("p50", x, y).setFillColor(Charts.TOLLGATE);
         return chart;
     }
 
     private static CategoryChart throughputChart(List<BenchResult> results) {
-        CategoryChart chart = new CategoryChartBuilder().width(900).height(500)
+        CategoryChart chart = new CategoryChartBuilder()
+                .width(900)
+                .height(500)
                 .title("Checks per second over loopback (client and Redis share 2 cores)")
-                .xAxisTitle("client threads").yAxisTitle("ops/s").build();
+                .xAxisTitle("client threads")
+                .yAxisTitle("ops/s")
+                .build();
         Charts.style(chart.getStyler());
         chart.getStyler().setYAxisMin(0.0);
         chart.getStyler().setYAxisDecimalPattern("#,###");
         List<String> x = List.of("1", "8", "32", "8, one hot key");
-        chart.addSeries("PING", x, List.of(throughput(results, "ping", 1), throughput(results, "ping", 8),
-                throughput(results, "ping", 32), 0.0)).setFillColor(Charts.BASELINE);
-        chart.addSeries("Tollgate", x, List.of(throughput(results, "tollgate", 1), throughput(results, "tollgate", 8),
-                throughput(results, "tollgate", 32), throughput(results, "tollgateHot", 8))).setFillColor(Charts.TOLLGATE);
-        chart.addSeries("Bucket4j", x, List.of(throughput(results, "bucket4j", 1), throughput(results, "bucket4j", 8),
-                throughput(results, "bucket4j", 32), throughput(results, "bucket4jHot", 8))).setFillColor(Charts.PEER);
+        chart.addSeries(
+                        "PING",
+                        x,
+                        List.of(
+                                throughput(results, "ping", 1),
+                                throughput(results, "ping", 8),
+                                throughput(results, "ping", 32),
+                                0.0))
+                .setFillColor(Charts.BASELINE);
+        chart.addSeries(
+                        "Tollgate",
+                        x,
+                        List.of(
+                                throughput(results, "tollgate", 1),
+                                throughput(results, "tollgate", 8),
+                                throughput(results, "tollgate", 32),
+                                throughput(results, "tollgateHot", 8)))
+                .setFillColor(Charts.TOLLGATE);
+        chart.addSeries(
+                        "Bucket4j",
+                        x,
+                        List.of(
+                                throughput(results, "bucket4j", 1),
+                                throughput(results, "bucket4j", 8),
+                                throughput(results, "bucket4j", 32),
+                                throughput(results, "bucket4jHot", 8)))
+                .setFillColor(Charts.PEER);
         return chart;
     }
 }

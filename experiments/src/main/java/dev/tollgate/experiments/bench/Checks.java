@@ -25,7 +25,10 @@ public final class Checks implements AutoCloseable {
     static final long CAPACITY = 1_000_000_000L;
     static final LimitPolicy POLICY = LimitPolicy.of("bench", CAPACITY, CAPACITY, Duration.ofSeconds(1));
     static final BucketConfiguration BUCKET4J = BucketConfiguration.builder()
-            .addLimit(Bandwidth.builder().capacity(CAPACITY).refillGreedy(CAPACITY, Duration.ofSeconds(1)).build())
+            .addLimit(Bandwidth.builder()
+                    .capacity(CAPACITY)
+                    .refillGreedy(CAPACITY, Duration.ofSeconds(1))
+                    .build())
             .build();
 
     private final RedisLink link;

@@ -17,7 +17,14 @@ import redis.clients.jedis.Jedis;
 final class CommandCount {
 
     /** A measured check: how many threads ran it, on which keys, and what it did per check. */
-    record Row(String check, String keys, int threads, int checks, double roundTrips, double commands, String perCommand) {}
+    record Row(
+            String check,
+            String keys,
+            int threads,
+            int checks,
+            double roundTrips,
+            double commands,
+            String perCommand) {}
 
     private CommandCount() {}
 
@@ -27,10 +34,28 @@ final class CommandCount {
             BucketProxy hot = c.bucket4jBucket(Checks.key("bucket4j", "count-hot"));
             BucketProxy spread = c.bucket4jBucket(Checks.key("bucket4j", "count-spread"));
             rows.add(count(redis, "PING", "-", 1, checks, i -> c.ping() != null));
-            rows.add(count(redis, "Tollgate (EVALSHA)", "spread", 1, checks, i -> c.tollgate(Checks.key("tollgate", "count-" + i % 16))));
+            rows.add(count(
+                    redis,
+                    "Tollgate (EVALSHA)",
+                    "spread",
+                    1,
+                    checks,
+                    i -> c.tollgate(Checks.key("tollgate", "count-" + i % 16))));
             rows.add(count(redis, "Bucket4j (CAS)", "spread", 1, checks, i -> Checks.bucket4j(spread)));
-            rows.add(count(redis, "naive HMGET+HSET", "spread", 1, checks, i -> c.naive(Checks.key("naive", "count-" + i % 16))));
-            rows.add(count(redis, "Tollgate (EVALSHA)", "one hot key", 8, checks, i -> c.tollgate(Checks.key("tollgate", "count-hot"))));
+            rows.add(count(
+                    redis,
+                    "naive HMGET+HSET",
+                    "spread",
+                    1,
+                    checks,
+                    i -> c.naive(Checks.key("naive", "count-" + i % 16))));
+            rows.add(count(
+                    redis,
+                    "Tollgate (EVALSHA)",
+                    "one hot key",
+                    8,
+                    checks,
+                    i -> c.tollgate(Checks.key("tollgate", "count-hot"))));
             rows.add(count(redis, "Bucket4j (CAS)", "one hot key", 8, checks, i -> Checks.bucket4j(hot)));
         }
         return rows;
@@ -55,7 +80,9 @@ final class CommandCount {
         long all = calls.values().stream().mapToLong(Long::longValue).sum();
         StringBuilder per = new StringBuilder();
         calls.forEach((name, n) -> per.append(per.length() == 0 ? "" : ", ")
-                .append(name).append(' ').append(String.format("%.2f", (double) n / checks)));
+                .append(name)
+                .append(' ')
+                .append(String.format("%.2f", (double) n / checks)));
         return new Row(check, keys, threads, checks, (double) sent / checks, (double) all / checks, per.toString());
     }
 
@@ -79,7 +106,8 @@ final class CommandCount {
     private static void run(int threads, int checks, IntPredicate once) throws InterruptedException {
         List<Thread> ts = new ArrayList<>();
         java.util.concurrent.atomic.AtomicInteger left = new java.util.concurrent.atomic.AtomicInteger(checks);
-        java.util.concurrent.atomic.AtomicReference<RuntimeException> error = new java.util.concurrent.atomic.AtomicReference<>();
+        java.util.concurrent.atomic.AtomicReference<RuntimeException> error =
+                new java.util.concurrent.atomic.AtomicReference<>();
         for (int t = 0; t < threads; t++) {
             Thread th = new Thread(() -> {
                 try {

@@ -31,11 +31,16 @@ public final class LocalRedis implements AutoCloseable {
         Path dir = Files.createTempDirectory("tollgate-exp-redis-");
         List<String> cmd = List.of(
                 binary(),
-                "--port", Integer.toString(port),
-                "--bind", "127.0.0.1",
-                "--save", "",
-                "--appendonly", "no",
-                "--dir", dir.toString());
+                "--port",
+                Integer.toString(port),
+                "--bind",
+                "127.0.0.1",
+                "--save",
+                "",
+                "--appendonly",
+                "no",
+                "--dir",
+                dir.toString());
         Process p = new ProcessBuilder(cmd)
                 .redirectErrorStream(true)
                 .redirectOutput(dir.resolve("redis.log").toFile())
@@ -60,7 +65,8 @@ public final class LocalRedis implements AutoCloseable {
 
     public String version() {
         try (Jedis j = admin()) {
-            return j.info("server").lines()
+            return j.info("server")
+                    .lines()
                     .filter(l -> l.startsWith("redis_version:"))
                     .map(l -> l.substring("redis_version:".length()).trim())
                     .findFirst()

@@ -21,8 +21,10 @@ final class MonitorCapture {
 
         out.append("## naive, 2 in flight on ONE connection (the article's setup): read, read, write, write\n");
         int[] admitted = new int[1];
-        out.append(monitor(redis, "wire", jedis -> admitted[0] =
-                new OneConnectionRace(jedis.getConnection(), Impl.NAIVE, "wire", 3).run(2, 8)));
+        out.append(monitor(
+                redis,
+                "wire",
+                jedis -> admitted[0] = new OneConnectionRace(jedis.getConnection(), Impl.NAIVE, "wire", 3).run(2, 8)));
         out.append("# admitted: ").append(admitted[0]).append(" of 8 checks on 3 tokens\n\n");
 
         out.append("## naive, 2 threads on 2 pooled connections: the interleaving varies from run to run\n");
@@ -36,8 +38,10 @@ final class MonitorCapture {
         out.append("# admitted: ").append(admitted[0]).append(" of 8 checks on 3 tokens\n\n");
 
         out.append("## Tollgate's script, 2 in flight on ONE connection: each EVALSHA runs whole, lines marked lua\n");
-        out.append(monitor(redis, "{wire3}", jedis -> admitted[0] =
-                new OneConnectionRace(jedis.getConnection(), Impl.LUA, "{wire3}", 3).run(2, 8)));
+        out.append(monitor(
+                redis,
+                "{wire3}",
+                jedis -> admitted[0] = new OneConnectionRace(jedis.getConnection(), Impl.LUA, "{wire3}", 3).run(2, 8)));
         out.append("# admitted: ").append(admitted[0]).append(" of 8 checks on 3 tokens\n");
         return out.toString();
     }

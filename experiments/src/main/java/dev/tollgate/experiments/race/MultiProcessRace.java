@@ -25,11 +25,19 @@ final class MultiProcessRace {
             for (int i = 0; i < config.processes(); i++) {
                 int share = checks / config.processes() + (i < checks % config.processes() ? 1 : 0);
                 Process p = new ProcessBuilder(
-                                java, "-Xmx128m", "-XX:+UseSerialGC",
-                                "-cp", System.getProperty("java.class.path"),
+                                java,
+                                "-Xmx128m",
+                                "-XX:+UseSerialGC",
+                                "-cp",
+                                System.getProperty("java.class.path"),
                                 RaceChild.class.getName(),
-                                impl.name(), config.variant().name(), Integer.toString(port), key,
-                                Long.toString(capacity), Integer.toString(config.inFlight()), Integer.toString(share))
+                                impl.name(),
+                                config.variant().name(),
+                                Integer.toString(port),
+                                key,
+                                Long.toString(capacity),
+                                Integer.toString(config.inFlight()),
+                                Integer.toString(share))
                         .redirectError(ProcessBuilder.Redirect.INHERIT)
                         .start();
                 children.add(p);

@@ -41,7 +41,8 @@ public final class RaceExperiment {
         Files.createDirectories(options.out());
         try (LocalRedis redis = LocalRedis.start()) {
             Map<String, String> env = Environment.describe(redis);
-            System.out.printf("race: capacity %d, %d checks, %d trials x %d configurations x 2 checks; Redis %s on port %d%n",
+            System.out.printf(
+                    "race: capacity %d, %d checks, %d trials x %d configurations x 2 checks; Redis %s on port %d%n",
                     CAPACITY, CHECKS, trials, CONFIGS.size(), redis.version(), redis.port());
             try (Jedis admin = redis.admin()) {
                 admin.scriptLoad(RedisTokenBucketStore.script().source());

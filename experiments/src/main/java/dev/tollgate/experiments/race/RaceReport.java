@@ -28,8 +28,15 @@ final class RaceReport {
         StringBuilder csv = new StringBuilder("check,config,variant,in_flight_per_process,processes,trial,admitted\n");
         for (RaceResult r : results) {
             Config c = r.config();
-            csv.append(String.join(",", r.impl().id, c.id(), c.variant().id, Integer.toString(c.inFlight()),
-                            Integer.toString(c.processes()), Integer.toString(r.trial()), Integer.toString(r.admitted())))
+            csv.append(String.join(
+                            ",",
+                            r.impl().id,
+                            c.id(),
+                            c.variant().id,
+                            Integer.toString(c.inFlight()),
+                            Integer.toString(c.processes()),
+                            Integer.toString(r.trial()),
+                            Integer.toString(r.admitted())))
                     .append('\n');
         }
         Files.writeString(out.resolve("race.csv"), csv);
@@ -39,18 +46,32 @@ final class RaceReport {
 
     private static String markdown(Map<String, String> env, int trials, List<RaceResult> results) {
         StringBuilder md = new StringBuilder("# Race: admitted checks on a bucket of ")
-                .append(RaceExperiment.CAPACITY).append(" tokens\n\n")
-                .append("Capacity ").append(RaceExperiment.CAPACITY).append(", refill 0, ")
-                .append(RaceExperiment.CHECKS).append(" checks per trial, ").append(trials)
+                .append(RaceExperiment.CAPACITY)
+                .append(" tokens\n\n")
+                .append("Capacity ")
+                .append(RaceExperiment.CAPACITY)
+                .append(", refill 0, ")
+                .append(RaceExperiment.CHECKS)
+                .append(" checks per trial, ")
+                .append(trials)
                 .append(" trials per row, interleaved. A correct limiter admits exactly ")
-                .append(RaceExperiment.CAPACITY).append(".\n\n")
-                .append("| configuration | naive (HMGET, HSET) min / median / max | Tollgate script (EVALSHA) min / median / max | article, naive |\n")
+                .append(RaceExperiment.CAPACITY)
+                .append(".\n\n")
+                .append(
+                        "| configuration | naive (HMGET, HSET) min / median / max | Tollgate script (EVALSHA) min / median / max | article, naive |\n")
                 .append("|---|---|---|---|\n");
         for (Config c : RaceExperiment.CONFIGS) {
-            md.append("| ").append(c.label()).append(" (`").append(c.id()).append("`) | ")
-                    .append(summary(admitted(results, c, Impl.NAIVE))).append(" | ")
-                    .append(summary(admitted(results, c, Impl.LUA))).append(" | ")
-                    .append(ARTICLE.getOrDefault(c.id(), "")).append(" |\n");
+            md.append("| ")
+                    .append(c.label())
+                    .append(" (`")
+                    .append(c.id())
+                    .append("`) | ")
+                    .append(summary(admitted(results, c, Impl.NAIVE)))
+                    .append(" | ")
+                    .append(summary(admitted(results, c, Impl.LUA)))
+                    .append(" | ")
+                    .append(ARTICLE.getOrDefault(c.id(), ""))
+                    .append(" |\n");
         }
         md.append("\n## Environment\n\n").append(Environment.markdown(env));
         return md.toString();
@@ -80,7 +101,8 @@ final class RaceReport {
                 .height(560)
                 .title("Admitted of " + RaceExperiment.CHECKS + " checks, capacity " + RaceExperiment.CAPACITY
                         + " (median of " + trials + " trials; min and max in race.md)")
-                .xAxisTitle("in flight per JVM: on one connection (1 conn) or on pooled connections, one thread each (pool)")
+                .xAxisTitle(
+                        "in flight per JVM: on one connection (1 conn) or on pooled connections, one thread each (pool)")
                 .yAxisTitle("admitted")
                 .build();
         Charts.style(chart.getStyler());
