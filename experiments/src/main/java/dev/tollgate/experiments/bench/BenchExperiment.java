@@ -19,7 +19,7 @@ import org.openjdk.jmh.runner.options.VerboseMode;
 
 /**
  * The cost of a check: JMH over loopback against one private Redis, every benchmark in one run. Forks
- * are run round-robin (round 1 runs each benchmark once, round 2 again in reverse order), because client
+ * are run round-robin (round 1 runs each benchmark once, round 2 again in reverse order, and so on), because client
  * and Redis share two cores and the CPU placement of a fork moves its numbers more than anything
  * compared here.
  */
@@ -46,17 +46,29 @@ public final class BenchExperiment {
 
     public static void main(String[] args) throws Exception {
         Options options = Options.parse(args, Path.of("results"));
+        if (options.rest().contains("--replot")) {
+            BenchReport.replot(options.out());
+            System.out.println("bench: redrew the charts in " + options.out() + " from its bench.csv");
+            return;
+        }
         boolean quick = options.quick();
-        int rounds = quick ? 1 : 2;
+        int rounds = quick ? 1 : 3;
         Files.createDirectories(options.out());
-        try (LocalRedis redis = LocalRedis.start()) {
+        // experiments/run pins this JVM (and so JMH's forks) with taskset and names Redis's CPUs here.
+        int at = options.rest().indexOf("--redis-cpus");
+        String redisCpus = at >= 0 ? options.rest().get(at + 1) : null;
+        try (LocalRedis redis = LocalRedis.start(redisCpus)) {
             Map<String, String> env = Environment.describe(redis);
+            env.put(
+                    "placement",
+                    "client JVMs (runner and JMH forks) on CPUs " + Environment.allowedCpus()
+                            + ", redis-server on CPUs " + (redisCpus == null ? "chosen by the scheduler" : redisCpus));
             System.setProperty(RedisBench.PORT_PROPERTY, Integer.toString(redis.port()));
             System.out.printf(
                     "bench: %d benchmarks x %d rounds (%s); Redis %s on port %d; load %s%n",
                     SPECS.size(),
                     rounds,
-                    quick ? "quick: in-process, 1x0.2s warm-up, 2x0.2s" : "1 fork each, 3x1s warm-up, 5x1s",
+                    quick ? "quick: in-process, 1x0.2s warm-up, 2x0.2s" : "1 fork each, 2x1s warm-up, 4x1s",
                     redis.version(),
                     redis.port(),
                     env.get("load average at start"));
@@ -95,7 +107,7 @@ public final class BenchExperiment {
                     "JMH",
                     quick
                             ? "QUICK mode: forks 0, 1 x 200 ms warm-up, 2 x 200 ms measurement (not for quoting)"
-                            : rounds + " forks per benchmark (round-robin), 3 x 1 s warm-up, 5 x 1 s measurement");
+                            : rounds + " forks per benchmark (round-robin), 2 x 1 s warm-up, 4 x 1 s measurement");
             BenchReport.write(options.out(), env, results, counts);
             System.out.println(
                     "bench: wrote bench.csv, bench.md, bench-latency.png, bench-throughput.png to " + options.out());
@@ -109,9 +121,9 @@ public final class BenchExperiment {
                 .timeUnit(spec.latency() ? TimeUnit.MICROSECONDS : TimeUnit.SECONDS)
                 .threads(spec.threads())
                 .forks(quick ? 0 : 1)
-                .warmupIterations(quick ? 1 : 3)
+                .warmupIterations(quick ? 1 : 2)
                 .warmupTime(quick ? TimeValue.milliseconds(200) : TimeValue.seconds(1))
-                .measurementIterations(quick ? 2 : 5)
+                .measurementIterations(quick ? 2 : 4)
                 .measurementTime(quick ? TimeValue.milliseconds(200) : TimeValue.seconds(1))
                 .jvmArgsAppend("-D" + RedisBench.PORT_PROPERTY + "=" + port, "-Xmx512m")
                 .shouldFailOnError(true)

@@ -54,8 +54,48 @@ final class BenchReport {
         }
         Files.writeString(out.resolve("bench-commands.csv"), cc);
         Files.writeString(out.resolve("bench.md"), markdown(env, results, counts));
-        Charts.png(latencyChart(results), out.resolve("bench-latency.png"));
-        Charts.png(throughputChart(results), out.resolve("bench-throughput.png"));
+        charts(out, results, env.getOrDefault("placement", ""));
+    }
+
+    static void charts(Path out, List<BenchResult> results, String placement) throws IOException {
+        String where = placementLabel(placement);
+        Charts.png(latencyChart(results, where), out.resolve("bench-latency.png"));
+        Charts.png(throughputChart(results, where), out.resolve("bench-throughput.png"));
+    }
+
+    /** Redraws the charts of a finished run from its bench.csv and the placement line of its bench.md. */
+    static void replot(Path out) throws IOException {
+        List<BenchResult> results = new ArrayList<>();
+        List<String> lines = Files.readAllLines(out.resolve("bench.csv"));
+        for (String l : lines.subList(1, lines.size())) {
+            String[] f = l.split(",");
+            Spec spec = new Spec(f[0], f[1].equals("latency"), Integer.parseInt(f[2]));
+            results.add(new BenchResult(
+                    spec,
+                    Integer.parseInt(f[3]),
+                    Double.parseDouble(f[4]),
+                    Double.parseDouble(f[5]),
+                    f[6],
+                    Double.parseDouble(f[7]),
+                    Double.parseDouble(f[8]),
+                    Double.parseDouble(f[9])));
+        }
+        String placement = Files.readAllLines(out.resolve("bench.md")).stream()
+                .filter(l -> l.startsWith("- placement: "))
+                .map(l -> l.substring("- placement: ".length()))
+                .findFirst()
+                .orElse("");
+        charts(out, results, placement);
+    }
+
+    static String placementLabel(String placement) {
+        if (placement.endsWith("CPUs 0, redis-server on CPUs 0")) {
+            return "client and Redis pinned to the same vCPU";
+        }
+        if (placement.endsWith("CPUs 1, redis-server on CPUs 0")) {
+            return "client and Redis pinned to different vCPUs";
+        }
+        return "client and Redis placed by the scheduler on 2 vCPUs";
     }
 
     static List<BenchResult> of(List<BenchResult> results, String method, boolean latency, int threads) {
@@ -139,11 +179,11 @@ final class BenchReport {
         return md.toString();
     }
 
-    private static CategoryChart latencyChart(List<BenchResult> results) {
+    private static CategoryChart latencyChart(List<BenchResult> results, String where) {
         CategoryChart chart = new CategoryChartBuilder()
                 .width(900)
                 .height(500)
-                .title("One check over loopback, one thread: p50 latency")
+                .title("One check over loopback, one thread, p50 (" + where + ")")
                 .xAxisTitle("check")
                 .yAxisTitle("µs (p50)")
                 .build();
@@ -162,17 +202,19 @@ final class BenchReport {
         return chart;
     }
 
-    private static CategoryChart throughputChart(List<BenchResult> results) {
+    private static CategoryChart throughputChart(List<BenchResult> results, String where) {
         CategoryChart chart = new CategoryChartBuilder()
                 .width(900)
                 .height(500)
-                .title("Checks per second over loopback (client and Redis share 2 cores)")
+                .title("Checks per second over loopback (" + where + ")")
                 .xAxisTitle("client threads")
                 .yAxisTitle("ops/s")
                 .build();
         Charts.style(chart.getStyler());
         chart.getStyler().setYAxisMin(0.0);
         chart.getStyler().setYAxisDecimalPattern("#,###");
+        chart.getStyler().setLegendPosition(org.knowm.xchart.style.Styler.LegendPosition.OutsideS);
+        chart.getStyler().setLegendLayout(org.knowm.xchart.style.Styler.LegendLayout.Horizontal);
         List<String> x = List.of("1", "8", "32", "8, one hot key");
         chart.addSeries(
                         "PING",

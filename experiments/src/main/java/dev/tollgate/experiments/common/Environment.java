@@ -18,11 +18,24 @@ public final class Environment {
         env.put("date", OffsetDateTime.now().truncatedTo(ChronoUnit.SECONDS).toString());
         env.put("redis", redis.version() + " (private redis-server on 127.0.0.1, --save '' --appendonly no)");
         env.put("cpu", cpuModel());
-        env.put("cores", Integer.toString(Runtime.getRuntime().availableProcessors()));
+        env.put("cores", cores() + " (this JVM may run on CPUs " + allowedCpus() + ")");
         env.put("jvm", System.getProperty("java.vm.name") + " " + System.getProperty("java.runtime.version"));
         env.put("os", System.getProperty("os.name") + " " + System.getProperty("os.version"));
         env.put("load average at start", loadAverage());
         return env;
+    }
+
+    /** The CPUs this process may run on, from {@code /proc/self/status}. */
+    public static String allowedCpus() {
+        try {
+            return Files.readAllLines(Path.of("/proc/self/status")).stream()
+                    .filter(l -> l.startsWith("Cpus_allowed_list:"))
+                    .map(l -> l.substring(l.indexOf(':') + 1).trim())
+                    .findFirst()
+                    .orElse("unknown");
+        } catch (IOException e) {
+            return "unknown";
+        }
     }
 
     public static String loadAverage() {
@@ -31,6 +44,16 @@ public final class Environment {
             return f[0] + " " + f[1] + " " + f[2] + " (1, 5, 15 min)";
         } catch (IOException | RuntimeException e) {
             return "unknown";
+        }
+    }
+
+    static long cores() {
+        try {
+            return Files.readAllLines(Path.of("/proc/cpuinfo")).stream()
+                    .filter(l -> l.startsWith("processor"))
+                    .count();
+        } catch (IOException e) {
+            return Runtime.getRuntime().availableProcessors();
         }
     }
 

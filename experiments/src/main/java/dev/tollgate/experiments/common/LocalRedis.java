@@ -27,9 +27,18 @@ public final class LocalRedis implements AutoCloseable {
     }
 
     public static LocalRedis start() throws IOException, InterruptedException {
+        return start(null);
+    }
+
+    /** Starts it on the CPUs {@code cpus} (a {@code taskset -c} list), or anywhere when null. */
+    public static LocalRedis start(String cpus) throws IOException, InterruptedException {
         int port = freePort();
         Path dir = Files.createTempDirectory("tollgate-exp-redis-");
-        List<String> cmd = List.of(
+        List<String> cmd = new java.util.ArrayList<>();
+        if (cpus != null) {
+            cmd.addAll(List.of("taskset", "-c", cpus));
+        }
+        cmd.addAll(List.of(
                 binary(),
                 "--port",
                 Integer.toString(port),
@@ -40,7 +49,7 @@ public final class LocalRedis implements AutoCloseable {
                 "--appendonly",
                 "no",
                 "--dir",
-                dir.toString());
+                dir.toString()));
         Process p = new ProcessBuilder(cmd)
                 .redirectErrorStream(true)
                 .redirectOutput(dir.resolve("redis.log").toFile())
