@@ -1,14 +1,18 @@
 package dev.tollgate.cdi;
 
+import dev.tollgate.TollgateConfigException;
+import dev.tollgate.core.ClientAddresses;
 import dev.tollgate.core.Guard;
+import dev.tollgate.core.LimitSpec;
 import dev.tollgate.core.MicrosClock;
 import dev.tollgate.core.RateLimitStore;
 import dev.tollgate.core.RateLimiter;
 import dev.tollgate.core.SettingsReader;
 import dev.tollgate.core.TollgateSettings;
+import dev.tollgate.guard.ExecutorCaller;
 import dev.tollgate.guard.FaultTolerantRedisCaller;
 import dev.tollgate.guard.GuardSettings;
-import dev.tollgate.guard.MicroProfileCaller;
+import dev.tollgate.guard.MicroProfileBreaker;
 import dev.tollgate.guard.RedisGuard;
 import dev.tollgate.memory.InProcessTokenBucketStore;
 import dev.tollgate.metrics.TollgateMetrics;
@@ -47,6 +51,7 @@ public class TollgateRuntime {
     private RedisLink redis;
     private RedisGuard guard;
     private RateLimiter limiter;
+    private ClientAddresses clientAddresses;
 
     void onStart(@Observes @Initialized(ApplicationScoped.class) Object event) {
         settings();
@@ -68,6 +73,20 @@ public class TollgateRuntime {
         return limiter;
     }
 
+    /** A configured limit; deployment validation has made sure every annotated name exists. */
+    public LimitSpec limit(String name) {
+        return settings()
+                .limit(name)
+                .orElseThrow(() -> new TollgateConfigException(
+                        "no limit named '" + name + "' is configured (tollgate.limits." + name + ".capacity)"));
+    }
+
+    /** Who a client is, by the HTTP settings. */
+    public ClientAddresses clientAddresses() {
+        settings();
+        return clientAddresses;
+    }
+
     /** The Redis link, or empty when limits are kept in process. */
     public Optional<RedisLink> redis() {
         settings();
@@ -81,13 +100,16 @@ public class TollgateRuntime {
     }
 
     private void start(TollgateSettings s) {
+        clientAddresses =
+                new ClientAddresses(s.http().trustedProxies(), s.http().ipv6Prefix());
         Guard bound = Guard.DIRECT;
         if (s.redisUrl().isPresent()) {
             RedisSettings rs = RedisSettings.of(s.redisUrl().get(), s.budget(), s.poolSize());
             redis = RedisClients.create(rs);
             store = RedisTokenBucketStore.using(redis);
             GuardSettings gs = GuardSettings.defaults(s.budget(), s.poolSize());
-            guard = RedisGuards.forLink(redis, new MicroProfileCaller(faultTolerance, s.budget()), gs.probeInterval());
+            guard = RedisGuards.forLink(
+                    redis, new ExecutorCaller(gs, new MicroProfileBreaker(faultTolerance)), gs.probeInterval());
             metrics.breakerGauge(guard::isOpen);
             bound = guard;
             LOG.info(() -> "Tollgate: limits are shared through Redis at " + rs.safeUrl() + " (budget "
