@@ -4,6 +4,7 @@ import dev.tollgate.RateLimited;
 import jakarta.enterprise.context.RequestScoped;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.GET;
+import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
@@ -20,6 +21,9 @@ public class HelloResource {
 
     @Inject
     CdiGreeter cdi;
+
+    @Inject
+    ReportJob job;
 
     /** Limited by the JAX-RS filter with limit {@code demo}, keyed by client address. */
     @GET
@@ -55,6 +59,29 @@ public class HelloResource {
     @Path("/user/{name}")
     public String perUser(@PathParam("name") String name) {
         return ejb.greetUser(name);
+    }
+
+    /** Limited by a sliding window ({@code demo-window}): at most its capacity in any window. */
+    @GET
+    @Path("/window")
+    @RateLimited("demo-window")
+    public String window() {
+        return "hello\n";
+    }
+
+    /** Starts the once-per-cluster job and says how many times it has run on this server. */
+    @POST
+    @Path("/job")
+    public String startJob() throws InterruptedException {
+        job.run();
+        return job.runs() + "\n";
+    }
+
+    /** How many times the job has run on this server. */
+    @GET
+    @Path("/job")
+    public String jobRuns() {
+        return job.runs() + "\n";
     }
 
     /** Checked by the filter and intercepted too: counted once ({@code demo-both}). */

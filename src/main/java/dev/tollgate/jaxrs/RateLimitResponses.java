@@ -47,11 +47,16 @@ public final class RateLimitResponses {
                 .collect(Collectors.joining(", "));
     }
 
-    /** Adds both fields to an allowed response. */
+    /**
+     * Adds both fields to an allowed response, for the limits Redis decided: a degraded pass knows
+     * nothing of the remaining quota, and claims nothing.
+     */
     public static void addFields(MultivaluedMap<String, Object> headers, List<Applied> applied) {
-        if (!applied.isEmpty() && !headers.containsKey("RateLimit")) {
-            headers.putSingle("RateLimit-Policy", policyField(applied));
-            headers.putSingle("RateLimit", rateLimitField(applied));
+        List<Applied> known =
+                applied.stream().filter(a -> !a.decision().degraded()).toList();
+        if (!known.isEmpty() && !headers.containsKey("RateLimit")) {
+            headers.putSingle("RateLimit-Policy", policyField(known));
+            headers.putSingle("RateLimit", rateLimitField(known));
         }
     }
 

@@ -115,6 +115,20 @@ class RateLimitIT {
     }
 
     @Test
+    void slidingWindowLimitHoldsExactlyThroughTheFilter() throws Exception {
+        List<HttpResponse<String>> responses = fire("/demo/window", "10.0.6.1", 300, 32);
+        assertEquals(100, count(responses, 200));
+        HttpResponse<String> denied = responses.stream()
+                .filter(r -> r.statusCode() == 429)
+                .findFirst()
+                .orElseThrow();
+        assertEquals(
+                "\"demo-window\";q=100;w=3600",
+                denied.headers().firstValue("RateLimit-Policy").orElseThrow());
+        assertTrue(Long.parseLong(denied.headers().firstValue("Retry-After").orElseThrow()) > 3500);
+    }
+
+    @Test
     void filterAndInterceptorOnOneMethodCountOnce() throws Exception {
         assertEquals(100, count(fire("/demo/both", "10.0.4.1", 300, 16), 200));
     }
