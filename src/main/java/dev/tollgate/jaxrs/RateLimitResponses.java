@@ -82,7 +82,7 @@ public final class RateLimitResponses {
                             null))
                     .build();
         }
-        Response.ResponseBuilder r = Response.status(429)
+        Response.ResponseBuilder r = Response.status(Response.Status.TOO_MANY_REQUESTS)
                 .header("RateLimit-Policy", policyField(applied))
                 .header("RateLimit", rateLimitField(applied))
                 .type("application/problem+json");
