@@ -1,6 +1,7 @@
 package it.dev.tollgate;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.tollgate.testing.RedisServer;
 import java.net.URI;
@@ -45,6 +46,9 @@ class OncePerClusterIT {
             assertEquals(200, s.get().statusCode());
         }
         assertEquals(before + 1, runs(), "one ran, two found the lock held elsewhere");
+        String metrics = LibertyServer.get("/metrics?scope=application").body();
+        assertTrue(metrics.contains("tollgate_lock_acquired_total{lock=\"demo-report\""), metrics);
+        assertTrue(metrics.contains("tollgate_lock_held_elsewhere_total{lock=\"demo-report\""), metrics);
     }
 
     private static int runs() throws Exception {
