@@ -1,11 +1,16 @@
 package dev.tollgate;
 
+import jakarta.ejb.ApplicationException;
 import java.time.Duration;
 
 /**
  * Thrown by the {@link RateLimited} interceptor when a call is denied. A JAX-RS exception mapper turns
  * it into the same HTTP 429 that the request filter sends.
+ *
+ * <p>An EJB application exception: it reaches the caller as it is (not wrapped in an {@code
+ * EJBException}) and does not mark the caller's transaction for rollback, since the method never ran.
  */
+@ApplicationException(rollback = false)
 public class RateLimitExceededException extends RuntimeException {
 
     private static final long serialVersionUID = 1L;

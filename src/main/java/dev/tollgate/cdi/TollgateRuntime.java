@@ -1,27 +1,37 @@
 package dev.tollgate.cdi;
 
+import dev.tollgate.TollgateConfigException;
+import dev.tollgate.core.Algorithm;
+import dev.tollgate.core.ClientAddresses;
 import dev.tollgate.core.Guard;
+import dev.tollgate.core.LimitSpec;
 import dev.tollgate.core.MicrosClock;
 import dev.tollgate.core.RateLimitStore;
 import dev.tollgate.core.RateLimiter;
 import dev.tollgate.core.SettingsReader;
 import dev.tollgate.core.TollgateSettings;
+import dev.tollgate.guard.ExecutorCaller;
 import dev.tollgate.guard.FaultTolerantRedisCaller;
 import dev.tollgate.guard.GuardSettings;
-import dev.tollgate.guard.MicroProfileCaller;
+import dev.tollgate.guard.MicroProfileBreaker;
 import dev.tollgate.guard.RedisGuard;
+import dev.tollgate.memory.InProcessFixedWindowStore;
+import dev.tollgate.memory.InProcessSlidingWindowStore;
 import dev.tollgate.memory.InProcessTokenBucketStore;
 import dev.tollgate.metrics.TollgateMetrics;
 import dev.tollgate.redis.RedisClients;
+import dev.tollgate.redis.RedisFixedWindowStore;
 import dev.tollgate.redis.RedisGuards;
 import dev.tollgate.redis.RedisLink;
 import dev.tollgate.redis.RedisSettings;
+import dev.tollgate.redis.RedisSlidingWindowStore;
 import dev.tollgate.redis.RedisTokenBucketStore;
 import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.context.Initialized;
 import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;
+import java.util.Map;
 import java.util.Optional;
 import java.util.logging.Logger;
 import org.eclipse.microprofile.config.ConfigProvider;
@@ -43,10 +53,11 @@ public class TollgateRuntime {
     TollgateMetrics metrics;
 
     private TollgateSettings settings;
-    private RateLimitStore store;
+    private Map<Algorithm, RateLimitStore> stores;
     private RedisLink redis;
     private RedisGuard guard;
     private RateLimiter limiter;
+    private ClientAddresses clientAddresses;
 
     void onStart(@Observes @Initialized(ApplicationScoped.class) Object event) {
         settings();
@@ -68,6 +79,20 @@ public class TollgateRuntime {
         return limiter;
     }
 
+    /** A configured limit; deployment validation has made sure every annotated name exists. */
+    public LimitSpec limit(String name) {
+        return settings()
+                .limit(name)
+                .orElseThrow(() -> new TollgateConfigException(
+                        "no limit named '" + name + "' is configured (tollgate.limits." + name + ".capacity)"));
+    }
+
+    /** Who a client is, by the HTTP settings. */
+    public ClientAddresses clientAddresses() {
+        settings();
+        return clientAddresses;
+    }
+
     /** The Redis link, or empty when limits are kept in process. */
     public Optional<RedisLink> redis() {
         settings();
@@ -81,25 +106,34 @@ public class TollgateRuntime {
     }
 
     private void start(TollgateSettings s) {
+        clientAddresses =
+                new ClientAddresses(s.http().trustedProxies(), s.http().ipv6Prefix());
         Guard bound = Guard.DIRECT;
         if (s.redisUrl().isPresent()) {
             RedisSettings rs = RedisSettings.of(s.redisUrl().get(), s.budget(), s.poolSize());
             redis = RedisClients.create(rs);
-            store = RedisTokenBucketStore.using(redis);
+            stores = Map.of(
+                    Algorithm.TOKEN_BUCKET, RedisTokenBucketStore.using(redis),
+                    Algorithm.FIXED_WINDOW, RedisFixedWindowStore.using(redis),
+                    Algorithm.SLIDING_WINDOW, RedisSlidingWindowStore.using(redis));
             GuardSettings gs = GuardSettings.defaults(s.budget(), s.poolSize());
-            guard = RedisGuards.forLink(redis, new MicroProfileCaller(faultTolerance, s.budget()), gs.probeInterval());
+            guard = RedisGuards.forLink(
+                    redis, new ExecutorCaller(gs, new MicroProfileBreaker(faultTolerance)), gs.probeInterval());
             metrics.breakerGauge(guard::isOpen);
             bound = guard;
             LOG.info(() -> "Tollgate: limits are shared through Redis at " + rs.safeUrl() + " (budget "
                     + s.budget().toMillis() + " ms per check; " + s.limits().size() + " limits: "
                     + s.limits().keySet() + ")");
         } else {
-            store = new InProcessTokenBucketStore(MicrosClock.system());
+            stores = Map.of(
+                    Algorithm.TOKEN_BUCKET, new InProcessTokenBucketStore(MicrosClock.system()),
+                    Algorithm.FIXED_WINDOW, new InProcessFixedWindowStore(MicrosClock.system()),
+                    Algorithm.SLIDING_WINDOW, new InProcessSlidingWindowStore(MicrosClock.system()));
             LOG.warning(() -> "Tollgate: tollgate.redis.url is not set, so limits are kept in this server's memory"
                     + " and apply per server, not across servers (" + s.limits().size() + " limits: "
                     + s.limits().keySet() + ")");
         }
-        limiter = new RateLimiter(store, bound, metrics, System::nanoTime);
+        limiter = new RateLimiter(stores, bound, metrics, System::nanoTime);
     }
 
     @PreDestroy
@@ -107,8 +141,8 @@ public class TollgateRuntime {
         if (guard != null) {
             guard.close();
         }
-        if (store != null) {
-            store.close();
+        if (stores != null) {
+            stores.values().forEach(RateLimitStore::close);
         }
         if (redis != null) {
             redis.close();

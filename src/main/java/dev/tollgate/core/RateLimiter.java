@@ -1,6 +1,8 @@
 package dev.tollgate.core;
 
 import dev.tollgate.Decision;
+import java.util.EnumMap;
+import java.util.Map;
 import java.util.function.LongSupplier;
 
 /**
@@ -10,19 +12,26 @@ import java.util.function.LongSupplier;
  */
 public final class RateLimiter {
 
-    private final RateLimitStore store;
+    private final Map<Algorithm, RateLimitStore> stores;
     private final Guard guard;
     private final DecisionListener listener;
     private final LongSupplier nanoTime;
 
-    public RateLimiter(RateLimitStore store, Guard guard, DecisionListener listener, LongSupplier nanoTime) {
-        this.store = store;
+    /** @param stores a store for each algorithm the limits use */
+    public RateLimiter(
+            Map<Algorithm, RateLimitStore> stores, Guard guard, DecisionListener listener, LongSupplier nanoTime) {
+        this.stores = new EnumMap<>(stores);
         this.guard = guard;
         this.listener = listener;
         this.nanoTime = nanoTime;
     }
 
-    /** A limiter on a store in this JVM: no guard, no listener. */
+    /** A limiter of token buckets in {@code store}. */
+    public RateLimiter(RateLimitStore store, Guard guard, DecisionListener listener, LongSupplier nanoTime) {
+        this(Map.of(Algorithm.TOKEN_BUCKET, store), guard, listener, nanoTime);
+    }
+
+    /** A limiter of token buckets in a store in this JVM: no guard, no listener. */
     public static RateLimiter direct(RateLimitStore store) {
         return new RateLimiter(store, Guard.DIRECT, DecisionListener.NONE, System::nanoTime);
     }
@@ -31,6 +40,10 @@ public final class RateLimiter {
     public Decision check(LimitSpec limit, String clientKey) {
         long start = nanoTime.getAsLong();
         String key = BucketKeys.of(limit.name(), clientKey);
+        RateLimitStore store = stores.get(limit.algorithm());
+        if (store == null) {
+            throw new IllegalStateException("no store for " + limit.algorithm().configName() + " limits");
+        }
         Decision d = guard.call(() -> store.tryConsume(limit.policy(), key))
                 .orElseGet(() -> Decision.degraded(limit.failOpen()));
         listener.onDecision(limit, d, nanoTime.getAsLong() - start);

@@ -36,7 +36,7 @@ public final class SettingsReader {
 
     private static final Pattern LIMIT_PROPERTY = Pattern.compile("tollgate\\.limits\\.([^.]+)\\.([^.]+)");
     private static final Set<String> LIMIT_KEYS =
-            Set.of("capacity", "refill-tokens", "refill-period", "key", "cost", "fail-open");
+            Set.of("capacity", "refill-tokens", "refill-period", "key", "cost", "fail-open", "algorithm");
     private static final Set<String> REDIS_SCHEMES = Set.of("redis", "rediss");
 
     private final PropertySource source;
@@ -101,8 +101,22 @@ public final class SettingsReader {
     private Optional<LimitSpec> readLimit(String name, boolean defaultFailOpen) {
         String p = LIMITS + name + ".";
         int before = errors.size();
+        Algorithm algorithm = value(
+                p + "algorithm",
+                Algorithm.TOKEN_BUCKET,
+                Algorithm::parse,
+                "token-bucket, fixed-window or sliding-window");
         Long capacity = required(p + "capacity", SettingsReader::parseLong, "a whole number > 0");
-        Long refill = required(p + "refill-tokens", SettingsReader::parseLong, "a whole number >= 0");
+        Long refill = capacity;
+        if (algorithm == Algorithm.TOKEN_BUCKET) {
+            refill = required(p + "refill-tokens", SettingsReader::parseLong, "a whole number >= 0");
+        } else if (source.get(p + "refill-tokens").isPresent()) {
+            error(
+                    p + "refill-tokens",
+                    source.get(p + "refill-tokens").get(),
+                    "nothing: a " + algorithm.configName()
+                            + " limit admits capacity calls per refill-period; refill-tokens is for token-bucket");
+        }
         Duration period = value(
                 p + "refill-period",
                 Duration.ofSeconds(1),
@@ -126,7 +140,8 @@ public final class SettingsReader {
             return Optional.empty();
         }
         try {
-            return Optional.of(new LimitSpec(new LimitPolicy(name, capacity, refill, period, cost), key, failOpen));
+            return Optional.of(
+                    new LimitSpec(new LimitPolicy(name, capacity, refill, period, cost), algorithm, key, failOpen));
         } catch (IllegalArgumentException e) {
             errors.add("tollgate.limits." + name + ": " + e.getMessage()
                     + " (capacity=" + capacity + ", refill-tokens=" + refill + ", refill-period="
@@ -180,13 +195,9 @@ public final class SettingsReader {
         try {
             return parse.apply(raw.get());
         } catch (RuntimeException e) {
-            error(
-                    name,
-                    raw.get(),
-                    expected
-                            + (e.getMessage() == null || e instanceof NumberFormatException
-                                    ? ""
-                                    : "; " + e.getMessage()));
+            String why = e.getMessage();
+            boolean adds = why != null && !(e instanceof NumberFormatException) && !why.startsWith("expected");
+            error(name, raw.get(), adds ? expected + "; " + why : expected);
             return fallback;
         }
     }

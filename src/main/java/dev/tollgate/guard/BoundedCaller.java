@@ -3,8 +3,7 @@ package dev.tollgate.guard;
 import java.util.concurrent.Callable;
 
 /**
- * Runs a Redis call on a worker within the budget, behind a circuit breaker. In a MicroProfile server
- * this is MicroProfile Fault Tolerance ({@link MicroProfileCaller}); elsewhere {@link ExecutorCaller}.
+ * Runs a Redis call on a worker within the budget, behind a circuit breaker: {@link ExecutorCaller}.
  */
 public interface BoundedCaller extends AutoCloseable {
 

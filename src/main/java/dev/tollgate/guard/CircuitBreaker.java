@@ -1,14 +1,15 @@
 package dev.tollgate.guard;
 
 import java.time.Duration;
+import java.util.concurrent.Callable;
 import java.util.function.LongSupplier;
 
 /**
- * The breaker of {@link ExecutorCaller}, with MicroProfile Fault Tolerance's semantics for {@code
- * failureRatio=1}: {@code threshold} failures in a row open it; after {@code delay} one trial call is
- * let through (half-open); its success closes it, its failure opens it again.
+ * A breaker for plain Java, with MicroProfile Fault Tolerance's semantics for {@code failureRatio=1}:
+ * {@code threshold} failures in a row open it; after {@code delay} one trial call is let through
+ * (half-open); its success closes it, its failure opens it again.
  */
-final class CircuitBreaker {
+public final class CircuitBreaker implements Breaker {
 
     private enum State {
         CLOSED,
@@ -23,10 +24,29 @@ final class CircuitBreaker {
     private int failures;
     private long openedAt;
 
-    CircuitBreaker(int threshold, Duration delay, LongSupplier nanoTime) {
+    public CircuitBreaker(int threshold, Duration delay, LongSupplier nanoTime) {
         this.threshold = threshold;
         this.delayNanos = delay.toNanos();
         this.nanoTime = nanoTime;
+    }
+
+    @Override
+    public <T> T call(Callable<T> call) throws Exception {
+        acquire();
+        T value;
+        try {
+            value = call.call();
+        } catch (Exception e) {
+            onFailure();
+            throw e;
+        }
+        onSuccess();
+        return value;
+    }
+
+    @Override
+    public boolean isOpenFailure(Throwable failure) {
+        return failure instanceof BreakerOpenException;
     }
 
     /** Throws {@link BreakerOpenException} unless a call may go ahead now. */

@@ -6,24 +6,25 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.function.LongSupplier;
 
 /**
- * A {@link BoundedCaller} for plain Java (outside a MicroProfile server): a fixed set of worker
- * threads with a short queue (a bulkhead), a wait of at most the budget, and a {@link CircuitBreaker}.
- * The caller is freed at the budget even when the worker is stuck in a socket read.
+ * Runs Redis calls on Tollgate's own worker threads, behind a {@link Breaker}, and frees the caller
+ * at the budget even while a worker is stuck in a socket read (which ignores interrupts).
+ *
+ * <p>The workers are a bulkhead: as many threads as Redis connections and as many queue places; a
+ * call that finds them all taken is refused at once. They are Tollgate's own, not the server's
+ * request threads: a burst of requests must not starve the Redis calls those requests wait for.
  */
 public final class ExecutorCaller implements BoundedCaller {
 
     private final ThreadPoolExecutor workers;
     private final long budgetNanos;
-    private final CircuitBreaker breaker;
+    private final Breaker breaker;
 
-    public ExecutorCaller(GuardSettings settings, LongSupplier nanoTime) {
+    public ExecutorCaller(GuardSettings settings, Breaker breaker) {
         this.budgetNanos = settings.budget().toNanos();
-        this.breaker = new CircuitBreaker(settings.failureThreshold(), settings.breakerDelay(), nanoTime);
+        this.breaker = breaker;
         AtomicInteger n = new AtomicInteger();
         this.workers = new ThreadPoolExecutor(
                 settings.workers(),
@@ -40,32 +41,28 @@ public final class ExecutorCaller implements BoundedCaller {
         workers.allowCoreThreadTimeOut(true);
     }
 
+    /** With Tollgate's own {@link CircuitBreaker}, for plain Java. */
+    public static ExecutorCaller standalone(GuardSettings settings) {
+        return new ExecutorCaller(
+                settings, new CircuitBreaker(settings.failureThreshold(), settings.breakerDelay(), System::nanoTime));
+    }
+
     @Override
     public <T> T call(Callable<T> call) throws Exception {
-        breaker.acquire();
-        Future<T> f = workers.submit(call);
+        Future<T> f = workers.submit(() -> breaker.call(call));
         try {
-            T value = f.get(budgetNanos, TimeUnit.NANOSECONDS);
-            breaker.onSuccess();
-            return value;
-        } catch (TimeoutException e) {
+            return f.get(budgetNanos, TimeUnit.NANOSECONDS);
+        } catch (java.util.concurrent.TimeoutException e) {
             f.cancel(true);
-            breaker.onFailure();
             throw e;
         } catch (ExecutionException e) {
-            breaker.onFailure();
             throw e.getCause() instanceof Exception cause ? cause : e;
         }
     }
 
     @Override
     public boolean isBreakerOpen(Throwable failure) {
-        return failure instanceof BreakerOpenException;
-    }
-
-    /** Whether the breaker is open or half-open now. */
-    public boolean breakerOpen() {
-        return breaker.isOpen();
+        return breaker.isOpenFailure(failure);
     }
 
     @Override

@@ -7,17 +7,14 @@ import org.eclipse.microprofile.config.ConfigProvider;
 import org.eclipse.microprofile.config.spi.ConfigSource;
 
 /**
- * Makes {@code tollgate.redis.timeout} and {@code tollgate.redis.pool-size} the defaults of {@link
- * FaultTolerantRedisCaller}'s {@code @Timeout} and {@code @Bulkhead}, so one setting is one budget.
+ * Makes {@code tollgate.redis.timeout} the default of {@link FaultTolerantRedisCaller}'s {@code
+ * @Timeout}, so one setting is one budget.
  * Its ordinal (50) is below every standard source, so Fault Tolerance's own keys still win.
  */
 public final class FaultToleranceDefaults implements ConfigSource {
 
     static final String PREFIX = FaultTolerantRedisCaller.class.getName() + "/call/";
-    private static final Map<String, String> DERIVED = Map.of(
-            PREFIX + "Timeout/value", "tollgate.redis.timeout",
-            PREFIX + "Bulkhead/value", "tollgate.redis.pool-size",
-            PREFIX + "Bulkhead/waitingTaskQueue", "tollgate.redis.pool-size");
+    private static final Map<String, String> DERIVED = Map.of(PREFIX + "Timeout/value", "tollgate.redis.timeout");
     private static final ThreadLocal<Boolean> READING = ThreadLocal.withInitial(() -> false);
 
     @Override

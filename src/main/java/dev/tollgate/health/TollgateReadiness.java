@@ -11,9 +11,11 @@ import org.eclipse.microprofile.health.HealthCheckResponseBuilder;
 import org.eclipse.microprofile.health.Readiness;
 
 /**
- * Readiness of Tollgate: which store serves, and whether Redis answers. A Redis outage does not make
- * the server unready: every server shares the same Redis, so taking them out of the balancer would
- * turn a degraded limiter into an outage.
+ * Readiness of Tollgate: which store serves, whether Redis answers and whether the breaker is open.
+ * Always UP: a Redis outage does not make a server unready. Every server shares the same Redis, so
+ * taking them out of the balancer would turn a degraded limiter into an outage; the degraded
+ * decisions (fail open or closed, per limit) are the answer to a Redis outage, and this check says
+ * that they are being made.
  */
 @Readiness
 @ApplicationScoped
@@ -29,6 +31,7 @@ public class TollgateReadiness implements HealthCheck {
         b.withData("store", redis.isPresent() ? "redis" : "in-process");
         b.withData("limits", runtime.settings().limits().size());
         redis.ifPresent(link -> b.withData("redisReachable", reachable(link)));
+        runtime.guard().ifPresent(g -> b.withData("breakerOpen", g.isOpen()));
         return b.build();
     }
 

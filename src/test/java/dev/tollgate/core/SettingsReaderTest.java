@@ -113,6 +113,30 @@ class SettingsReaderTest {
     }
 
     @Test
+    void windowLimitsRefillTheirCapacityOncePerWindow() {
+        LimitSpec s = read(
+                        "tollgate.limits.w.algorithm", "sliding-window",
+                        "tollgate.limits.w.capacity", "60",
+                        "tollgate.limits.w.refill-period", "1m")
+                .limit("w")
+                .orElseThrow();
+        assertEquals(Algorithm.SLIDING_WINDOW, s.algorithm());
+        assertEquals(new LimitPolicy("w", 60, 60, Duration.ofMinutes(1), 1), s.policy());
+        assertEquals(60, s.policy().windowSeconds());
+    }
+
+    @Test
+    void refillTokensOnAWindowLimitIsAMistake() {
+        String e = error(
+                "tollgate.limits.w.algorithm", "fixed-window",
+                "tollgate.limits.w.capacity", "60",
+                "tollgate.limits.w.refill-tokens", "1");
+        assertTrue(e.contains("tollgate.limits.w.refill-tokens=1 (expected nothing: a fixed-window limit"), e);
+        assertTrue(error("tollgate.limits.w.algorithm", "leaky", "tollgate.limits.w.capacity", "1")
+                .contains("tollgate.limits.w.algorithm=leaky (expected token-bucket, fixed-window or sliding-window)"));
+    }
+
+    @Test
     void durationsInShortAndIsoForm() {
         assertEquals(Duration.ofMillis(500), Durations.parse("500ms"));
         assertEquals(Duration.ofMinutes(1), Durations.parse("1m"));

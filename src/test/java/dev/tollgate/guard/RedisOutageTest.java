@@ -102,9 +102,7 @@ class RedisOutageTest {
         RedisLink redisLink =
                 track(RedisClients.create(RedisSettings.of(link != null ? link.url() : redis.url(), BUDGET, 8)));
         RedisGuard guard = track(RedisGuards.forLink(
-                redisLink,
-                new ExecutorCaller(GuardSettings.defaults(BUDGET, 8), System::nanoTime),
-                Duration.ofMillis(100)));
+                redisLink, ExecutorCaller.standalone(GuardSettings.defaults(BUDGET, 8)), Duration.ofMillis(100)));
         RateLimiter limiter = new RateLimiter(RedisTokenBucketStore.using(redisLink), guard, counts, System::nanoTime);
         LimitSpec limit = spec(LimitPolicy.quota("outage-" + UUID.randomUUID(), 1_000_000), failOpen);
 
@@ -163,9 +161,7 @@ class RedisOutageTest {
         TcpLink link = track(new TcpLink(redis.port()));
         RedisLink redisLink = track(RedisClients.create(RedisSettings.of(link.url(), BUDGET, 8)));
         RedisGuard guard = track(RedisGuards.forLink(
-                redisLink,
-                new ExecutorCaller(GuardSettings.defaults(BUDGET, 8), System::nanoTime),
-                Duration.ofMillis(100)));
+                redisLink, ExecutorCaller.standalone(GuardSettings.defaults(BUDGET, 8)), Duration.ofMillis(100)));
         RateLimiter limiter = new RateLimiter(RedisTokenBucketStore.using(redisLink), guard, counts, System::nanoTime);
         LimitSpec limit = spec(LimitPolicy.quota("reset-" + UUID.randomUUID(), 10), true);
         assertEquals(9, limiter.check(limit, "k").remaining());

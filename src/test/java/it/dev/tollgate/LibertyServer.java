@@ -42,6 +42,19 @@ public final class LibertyServer {
         return CLIENT.send(b.GET().build(), HttpResponse.BodyHandlers.ofString());
     }
 
+    /** A Tollgate counter from {@code /metrics}, 0 when not yet registered. */
+    public static long metric(String name, String limit, String outcome) throws IOException, InterruptedException {
+        String body = get("/metrics?scope=application").body();
+        for (String line : body.split("\n")) {
+            if (line.startsWith(name + "{")
+                    && line.contains("limit=\"" + limit + "\"")
+                    && line.contains("outcome=\"" + outcome + "\"")) {
+                return (long) Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1));
+            }
+        }
+        return 0;
+    }
+
     /** The server's messages.log lines. */
     public static List<String> log() throws IOException {
         return Files.readAllLines(Path.of(System.getProperty("it.server.log")));

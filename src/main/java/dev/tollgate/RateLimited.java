@@ -1,0 +1,38 @@
+package dev.tollgate;
+
+import jakarta.enterprise.util.Nonbinding;
+import jakarta.interceptor.InterceptorBinding;
+import java.lang.annotation.Documented;
+import java.lang.annotation.ElementType;
+import java.lang.annotation.Inherited;
+import java.lang.annotation.Retention;
+import java.lang.annotation.RetentionPolicy;
+import java.lang.annotation.Target;
+
+/**
+ * Limits calls to a CDI bean's, an EJB's or a JAX-RS resource's methods by the named limits, which
+ * are configured as {@code tollgate.limits.<name>.*}. On a type it applies to every business method;
+ * on a method it replaces the type's.
+ *
+ * <p>A denied business method call throws {@link RateLimitExceededException}; a JAX-RS request is
+ * answered {@code 429 Too Many Requests} before the resource method runs. A resource method checked by
+ * the JAX-RS filter is not counted again by the interceptor.
+ *
+ * <p>The interceptor runs before MicroProfile Fault Tolerance's (priority {@code LIBRARY_BEFORE + 10}):
+ * a rejection never reaches a {@code @Retry} (which would only repeat a denied check) nor counts as a
+ * failure in a {@code @CircuitBreaker}. To turn a rejection into a {@code @Fallback}, put the
+ * {@code @Fallback} on the calling method.
+ *
+ * <p>Deployment fails, naming the annotated method, when a named limit is not configured.
+ */
+@Inherited
+@InterceptorBinding
+@Documented
+@Retention(RetentionPolicy.RUNTIME)
+@Target({ElementType.TYPE, ElementType.METHOD})
+public @interface RateLimited {
+
+    /** The limits to check, in order; each must be configured. No default: a limit must be named. */
+    @Nonbinding
+    String[] value();
+}

@@ -1,0 +1,89 @@
+package dev.tollgate.cdi;
+
+import dev.tollgate.RateLimited;
+import dev.tollgate.TollgateConfigException;
+import dev.tollgate.core.KeySpec;
+import dev.tollgate.core.SettingsReader;
+import dev.tollgate.core.TollgateSettings;
+import jakarta.enterprise.event.Observes;
+import jakarta.enterprise.inject.spi.AfterDeploymentValidation;
+import jakarta.enterprise.inject.spi.AnnotatedMethod;
+import jakarta.enterprise.inject.spi.AnnotatedType;
+import jakarta.enterprise.inject.spi.BeanManager;
+import jakarta.enterprise.inject.spi.Extension;
+import jakarta.enterprise.inject.spi.ProcessAnnotatedType;
+import jakarta.enterprise.inject.spi.WithAnnotations;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.eclipse.microprofile.config.ConfigProvider;
+
+/**
+ * Validates Tollgate's configuration while the application deploys: every setting, every limit named
+ * by a {@link RateLimited} annotation, every {@code KeyResolver} bean named by a {@code key} setting.
+ * Any problem fails the deployment with a message naming the property or the annotated method.
+ */
+public class TollgateExtension implements Extension {
+
+    /** Where each limit name is used: "class#method" to names. */
+    private final Map<String, String[]> usages = new TreeMap<>();
+
+    void collect(@Observes @WithAnnotations(RateLimited.class) ProcessAnnotatedType<?> event) {
+        AnnotatedType<?> type = event.getAnnotatedType();
+        if (type.isAnnotationPresent(jakarta.interceptor.Interceptor.class)) {
+            return;
+        }
+        String typeName = type.getJavaClass().getName();
+        RateLimited onType = type.getAnnotation(RateLimited.class);
+        if (onType != null) {
+            usages.put(typeName, onType.value());
+        }
+        for (AnnotatedMethod<?> m : type.getMethods()) {
+            RateLimited onMethod = m.getAnnotation(RateLimited.class);
+            if (onMethod != null) {
+                usages.put(typeName + "#" + m.getJavaMember().getName(), onMethod.value());
+            }
+        }
+    }
+
+    void validate(@Observes AfterDeploymentValidation event, BeanManager beans) {
+        TollgateSettings settings;
+        try {
+            settings = SettingsReader.read(new MicroProfilePropertySource(ConfigProvider.getConfig()));
+        } catch (TollgateConfigException e) {
+            event.addDeploymentProblem(e);
+            return;
+        }
+        List<String> problems = problems(settings, usages);
+        settings.limits().values().forEach(limit -> {
+            if (limit.key() instanceof KeySpec.Bean b
+                    && beans.getBeans(b.name()).isEmpty()) {
+                problems.add("tollgate.limits." + limit.name() + ".key=" + b.name()
+                        + " (expected ip, principal, global, header:<Name> or the name of a KeyResolver bean;"
+                        + " no bean is named '" + b.name() + "')");
+            }
+        });
+        if (!problems.isEmpty()) {
+            event.addDeploymentProblem(
+                    new TollgateConfigException("Invalid Tollgate configuration:\n  " + String.join("\n  ", problems)));
+        }
+    }
+
+    /** What is wrong with the annotations given the settings; empty when nothing is. */
+    static List<String> problems(TollgateSettings settings, Map<String, String[]> usages) {
+        List<String> problems = new ArrayList<>();
+        usages.forEach((where, names) -> {
+            if (names.length == 0) {
+                problems.add("@RateLimited on " + where + " names no limit");
+            }
+            for (String name : names) {
+                if (settings.limit(name).isEmpty()) {
+                    problems.add("@RateLimited(\"" + name + "\") on " + where + ": no limit named '" + name
+                            + "' is configured (set tollgate.limits." + name + ".capacity and .refill-tokens)");
+                }
+            }
+        });
+        return problems;
+    }
+}

@@ -1,0 +1,112 @@
+package dev.tollgate.jaxrs;
+
+import dev.tollgate.Decision;
+import dev.tollgate.LimitPolicy;
+import jakarta.ws.rs.core.MultivaluedMap;
+import jakarta.ws.rs.core.Response;
+import java.time.Duration;
+import java.util.List;
+import java.util.stream.Collectors;
+
+/**
+ * HTTP faces of decisions: the IETF {@code RateLimit} and {@code RateLimit-Policy} fields
+ * (draft-ietf-httpapi-ratelimit-headers), {@code Retry-After}, and an {@code application/problem+json}
+ * body for rejections.
+ */
+public final class RateLimitResponses {
+
+    public static final String PROBLEM_TYPE = "https://iana.org/assignments/http-problem-types#quota-exceeded";
+
+    private RateLimitResponses() {}
+
+    /** One limit's decision for a request. */
+    public record Applied(LimitPolicy policy, Decision decision) {}
+
+    /** {@code "name";q=capacity;w=seconds}, one item per limit; {@code w} is left out for a quota that never refills. */
+    public static String policyField(List<Applied> applied) {
+        return applied.stream()
+                .map(a -> {
+                    String item =
+                            "\"" + a.policy().name() + "\";q=" + a.policy().capacity();
+                    return a.policy().refills() ? item + ";w=" + a.policy().windowSeconds() : item;
+                })
+                .collect(Collectors.joining(", "));
+    }
+
+    /** {@code "name";r=remaining;t=seconds}: {@code t} is when a denied call may pass, else when the bucket is full. */
+    public static String rateLimitField(List<Applied> applied) {
+        return applied.stream()
+                .map(a -> {
+                    Duration until = a.decision().allowed()
+                            ? a.decision().resetAfter()
+                            : a.decision().retryAfter();
+                    String item =
+                            "\"" + a.policy().name() + "\";r=" + a.decision().remaining();
+                    return until.equals(Decision.NEVER) ? item : item + ";t=" + seconds(until);
+                })
+                .collect(Collectors.joining(", "));
+    }
+
+    /**
+     * Adds both fields to an allowed response, for the limits Redis decided: a degraded pass knows
+     * nothing of the remaining quota, and claims nothing.
+     */
+    public static void addFields(MultivaluedMap<String, Object> headers, List<Applied> applied) {
+        List<Applied> known =
+                applied.stream().filter(a -> !a.decision().degraded()).toList();
+        if (!known.isEmpty() && !headers.containsKey("RateLimit")) {
+            headers.putSingle("RateLimit-Policy", policyField(known));
+            headers.putSingle("RateLimit", rateLimitField(known));
+        }
+    }
+
+    /**
+     * The rejection: {@code 429} with {@code Retry-After} rounded up to whole seconds (never earlier
+     * than the refill), or {@code 503} when the decision was degraded (Redis could not be asked and the
+     * limit fails closed: the client did nothing wrong).
+     */
+    public static Response rejected(List<Applied> applied) {
+        Applied denied = applied.get(applied.size() - 1);
+        Decision d = denied.decision();
+        String name = denied.policy().name();
+        if (d.degraded()) {
+            return Response.status(Response.Status.SERVICE_UNAVAILABLE)
+                    .header("Retry-After", seconds(d.retryAfter()))
+                    .type("application/problem+json")
+                    .entity(problem(
+                            "about:blank",
+                            "Service Unavailable",
+                            503,
+                            "Rate limit '" + name + "' cannot be checked now and fails closed",
+                            name,
+                            null))
+                    .build();
+        }
+        Response.ResponseBuilder r = Response.status(Response.Status.TOO_MANY_REQUESTS)
+                .header("RateLimit-Policy", policyField(applied))
+                .header("RateLimit", rateLimitField(applied))
+                .type("application/problem+json");
+        Long retry = null;
+        if (!d.retryAfter().equals(Decision.NEVER)) {
+            retry = seconds(d.retryAfter());
+            r.header("Retry-After", retry);
+        }
+        String detail = retry == null
+                ? "Quota '" + name + "' is used up and does not refill"
+                : "Rate limit '" + name + "' exceeded; retry after " + retry + " s";
+        return r.entity(problem(PROBLEM_TYPE, "Too Many Requests", 429, detail, name, retry))
+                .build();
+    }
+
+    /** Whole seconds, rounded up, at least 1: a client that waits this long finds the token there. */
+    static long seconds(Duration d) {
+        long s = d.getSeconds() + (d.getNano() > 0 ? 1 : 0);
+        return Math.max(1, s);
+    }
+
+    private static String problem(String type, String title, int status, String detail, String limit, Long retry) {
+        return "{\"type\":\"" + type + "\",\"title\":\"" + title + "\",\"status\":" + status + ",\"detail\":\""
+                + detail.replace("\"", "\\\"") + "\",\"limit\":\"" + limit + "\""
+                + (retry == null ? "" : ",\"retryAfter\":" + retry) + "}";
+    }
+}

@@ -1,0 +1,39 @@
+package dev.tollgate.lock;
+
+import java.time.Duration;
+import java.util.regex.Pattern;
+
+/** Lock names, their Redis keys, and times to live as Redis takes them. */
+final class LockNames {
+
+    private static final Pattern NAME = Pattern.compile("[A-Za-z0-9_.-]{1,128}");
+
+    private LockNames() {}
+
+    static String check(String name) {
+        if (name == null || !NAME.matcher(name).matches()) {
+            throw new IllegalArgumentException(
+                    "lock name must be 1-128 letters, digits, '_', '.' or '-', but was '" + name + "'");
+        }
+        return name;
+    }
+
+    /** The lock's key; the braces put it in one cluster slot with its {@link #fenceKey}. */
+    static String lockKey(String name) {
+        return "tollgate:lock:{" + name + "}";
+    }
+
+    /** The counter of the lock's fencing tokens, which never expires so tokens only grow. */
+    static String fenceKey(String name) {
+        return "tollgate:fence:{" + name + "}";
+    }
+
+    /** {@code ttl} in whole milliseconds, rounded up; {@link IllegalArgumentException} unless &gt; 0. */
+    static long ttlMillis(String name, Duration ttl) {
+        if (ttl == null || ttl.isNegative() || ttl.isZero()) {
+            throw new IllegalArgumentException("lock '" + name + "': ttl must be > 0, but was " + ttl);
+        }
+        long ms = ttl.toMillis();
+        return ttl.equals(Duration.ofMillis(ms)) ? ms : ms + 1;
+    }
+}

@@ -1,0 +1,84 @@
+package dev.tollgate.lock;
+
+import java.time.Duration;
+import java.util.concurrent.Callable;
+import java.util.function.LongSupplier;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+/**
+ * Runs a job only if this caller takes its lock: the core that the {@link dev.tollgate.OncePerCluster}
+ * interceptor delegates to, plain Java so that it can be tested without a container.
+ *
+ * <p>Fails closed: when the lock store cannot be asked the job is skipped, and each skipped run logs
+ * one WARNING naming the lock and counts {@link LockMetrics#unavailable}. A job that finishes before
+ * its {@link LockSpec#atLeast()} leaves the lock to expire then instead of releasing it.
+ */
+public final class OncePerClusterRunner {
+
+    private static final Logger LOG = Logger.getLogger(OncePerClusterRunner.class.getName());
+
+    private final DistributedLock locks;
+    private final LockMetrics metrics;
+    private final LongSupplier nanoTime;
+
+    /**
+     * @param nanoTime a monotonic clock in nanoseconds ({@code System::nanoTime}), to time the job
+     *     against {@link LockSpec#atLeast()}
+     */
+    public OncePerClusterRunner(DistributedLock locks, LockMetrics metrics, LongSupplier nanoTime) {
+        this.locks = locks;
+        this.metrics = metrics;
+        this.nanoTime = nanoTime;
+    }
+
+    /** Takes the lock, runs {@code job} if it was taken, and lets the lock go; the job's exception passes through. */
+    public GuardedRun run(LockSpec spec, Callable<?> job) throws Exception {
+        Acquisition acquisition = locks.tryAcquire(spec.name(), spec.ttl());
+        if (acquisition instanceof Acquisition.Acquired acquired) {
+            metrics.acquired(spec.name());
+            return new GuardedRun(RunOutcome.RAN, runHolding(spec, acquired.lock(), job));
+        }
+        if (acquisition instanceof Acquisition.HeldElsewhere held) {
+            metrics.heldElsewhere(spec.name());
+            LOG.fine(() -> "Tollgate: lock '" + spec.name() + "' is held elsewhere for another "
+                    + held.expiresIn().toMillis() + " ms; skipping the job here");
+            return GuardedRun.skipped(RunOutcome.HELD_ELSEWHERE);
+        }
+        metrics.unavailable(spec.name());
+        LOG.log(
+                Level.WARNING,
+                ((Acquisition.Unavailable) acquisition).cause(),
+                () -> "Tollgate: lock '" + spec.name()
+                        + "' is unavailable (the lock store could not be asked): job skipped (fail closed)");
+        return GuardedRun.skipped(RunOutcome.UNAVAILABLE);
+    }
+
+    private Object runHolding(LockSpec spec, LockHandle lock, Callable<?> job) throws Exception {
+        long start = nanoTime.getAsLong();
+        try {
+            return job.call();
+        } finally {
+            letGo(spec, lock, Duration.ofNanos(nanoTime.getAsLong() - start));
+        }
+    }
+
+    private void letGo(LockSpec spec, LockHandle lock, Duration ran) {
+        Duration holdOn = spec.atLeast().minus(ran);
+        try {
+            // Shortening rather than releasing keeps a peer whose clock runs late from starting it again.
+            boolean stillOurs = holdOn.isNegative() || holdOn.isZero() ? lock.release() : lock.extend(holdOn);
+            if (!stillOurs) {
+                LOG.warning(() -> "Tollgate: lock '" + spec.name() + "' expired while its job ran (" + ran.toMillis()
+                        + " ms, ttl " + spec.ttl().toMillis() + " ms): another server may have run it too;"
+                        + " raise the ttl above the longest run");
+            }
+        } catch (LockUnavailableException e) {
+            LOG.log(
+                    Level.WARNING,
+                    e,
+                    () -> "Tollgate: lock '" + spec.name() + "' could not be let go after its"
+                            + " job; it expires by itself when its ttl passes");
+        }
+    }
+}

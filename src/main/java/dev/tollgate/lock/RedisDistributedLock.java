@@ -1,0 +1,83 @@
+package dev.tollgate.lock;
+
+import dev.tollgate.redis.LuaScript;
+import dev.tollgate.redis.RedisLink;
+import java.time.Duration;
+import java.time.temporal.ChronoUnit;
+import java.util.List;
+import redis.clients.jedis.exceptions.JedisException;
+
+/**
+ * Locks in Redis: {@code SET NX PX} plus an {@code INCR} of the lock's fencing counter in one script,
+ * one round trip. Release and extend are scripts that act only while the key still holds the token.
+ *
+ * <p>Keys: {@code tollgate:lock:{<name>}} (the token, expiring) and {@code tollgate:fence:{<name>}}
+ * (the last fencing token, never expiring), in one cluster slot.
+ */
+public final class RedisDistributedLock implements DistributedLock {
+
+    private static final LuaScript ACQUIRE = LuaScript.named("lock-acquire");
+    private static final LuaScript RELEASE = LuaScript.named("lock-release");
+    private static final LuaScript EXTEND = LuaScript.named("lock-extend");
+
+    private final RedisLink redis;
+    private final LockTokens tokens = new LockTokens();
+    private final LockOwner owner = new Owner();
+
+    private RedisDistributedLock(RedisLink redis) {
+        this.redis = redis;
+    }
+
+    /** Locks on a client the caller keeps and closes. */
+    public static RedisDistributedLock using(RedisLink redis) {
+        return new RedisDistributedLock(redis);
+    }
+
+    @Override
+    public Acquisition tryAcquire(String name, Duration ttl) {
+        LockNames.check(name);
+        long ttlMillis = LockNames.ttlMillis(name, ttl);
+        String token = tokens.next();
+        List<?> reply;
+        try {
+            reply = (List<?>) redis.eval(ACQUIRE, keys(name), List.of(token, Long.toString(ttlMillis)));
+        } catch (JedisException e) {
+            return new Acquisition.Unavailable(name, e);
+        }
+        long value = (Long) reply.get(1);
+        if ((Long) reply.get(0) == 1L) {
+            return new Acquisition.Acquired(new HeldLock(owner, name, token, value));
+        }
+        return new Acquisition.HeldElsewhere(
+                name, value < 0 ? ChronoUnit.FOREVER.getDuration() : Duration.ofMillis(value));
+    }
+
+    /** A handle for a token taken earlier, e.g. by another process: for tests of what an old token can do. */
+    LockHandle handleFor(String name, String token, long fencingToken) {
+        return new HeldLock(owner, LockNames.check(name), token, fencingToken);
+    }
+
+    private final class Owner implements LockOwner {
+        @Override
+        public boolean release(String name, String token) {
+            return run(RELEASE, name, List.of(token));
+        }
+
+        @Override
+        public boolean expireIn(String name, String token, long ttlMillis) {
+            return run(EXTEND, name, List.of(token, Long.toString(ttlMillis)));
+        }
+
+        private boolean run(LuaScript script, String name, List<String> args) {
+            try {
+                return (Long) redis.eval(script, keys(name), args) == 1L;
+            } catch (JedisException e) {
+                throw new LockUnavailableException(name, e);
+            }
+        }
+    }
+
+    private static List<String> keys(String name) {
+        return List.of(LockNames.lockKey(name), LockNames.fenceKey(name));
+    }
+}

@@ -1,0 +1,41 @@
+package dev.tollgate.cdi;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.tollgate.core.PropertySource;
+import dev.tollgate.core.SettingsReader;
+import dev.tollgate.core.TollgateSettings;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class TollgateExtensionTest {
+
+    private final TollgateSettings settings = SettingsReader.read(PropertySource.of(Map.of(
+            "tollgate.limits.api.capacity", "10",
+            "tollgate.limits.api.refill-tokens", "1")));
+
+    @Test
+    void annotationNamingAnUnconfiguredLimitIsReportedWithTheMethod() {
+        List<String> problems =
+                TollgateExtension.problems(settings, Map.of("com.shop.Orders#place", new String[] {"ordres"}));
+        assertEquals(
+                List.of("@RateLimited(\"ordres\") on com.shop.Orders#place: no limit named 'ordres' is configured"
+                        + " (set tollgate.limits.ordres.capacity and .refill-tokens)"),
+                problems);
+    }
+
+    @Test
+    void annotationNamingNoLimitIsReported() {
+        assertTrue(TollgateExtension.problems(settings, Map.of("com.shop.Orders", new String[0]))
+                .get(0)
+                .contains("names no limit"));
+    }
+
+    @Test
+    void configuredLimitsPass() {
+        assertEquals(
+                List.of(), TollgateExtension.problems(settings, Map.of("com.shop.Orders#list", new String[] {"api"})));
+    }
+}

@@ -1,0 +1,43 @@
+package dev.tollgate.jaxrs;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import dev.tollgate.Decision;
+import dev.tollgate.LimitPolicy;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class RateLimitResponsesTest {
+
+    private final LimitPolicy api = LimitPolicy.of("api", 100, 10, Duration.ofSeconds(1));
+
+    @Test
+    void fieldsFollowTheIetfDraft() {
+        Decision allowed = Decision.ofMicros(true, 50, 0, 5_000_000);
+        List<RateLimitResponses.Applied> applied = List.of(new RateLimitResponses.Applied(api, allowed));
+        assertEquals("\"api\";q=100;w=10", RateLimitResponses.policyField(applied));
+        assertEquals("\"api\";r=50;t=5", RateLimitResponses.rateLimitField(applied));
+    }
+
+    @Test
+    void deniedFieldSaysWhenTheNextCallPassesRoundedUp() {
+        Decision denied = Decision.ofMicros(false, 0, 100_001, 10_000_000);
+        assertEquals(
+                "\"api\";r=0;t=1",
+                RateLimitResponses.rateLimitField(List.of(new RateLimitResponses.Applied(api, denied))));
+        assertEquals(2, RateLimitResponses.seconds(Duration.ofMillis(1001)));
+        assertEquals(1, RateLimitResponses.seconds(Duration.ofMillis(1000)));
+        assertEquals(1, RateLimitResponses.seconds(Duration.ZERO), "never 0: a client would retry at once");
+    }
+
+    @Test
+    void severalLimitsAreOneListEach() {
+        LimitPolicy quota = LimitPolicy.quota("daily", 1000);
+        List<RateLimitResponses.Applied> applied = List.of(
+                new RateLimitResponses.Applied(api, Decision.ofMicros(true, 99, 0, 100_000)),
+                new RateLimitResponses.Applied(quota, Decision.ofMicros(true, 10, 0, -1)));
+        assertEquals("\"api\";q=100;w=10, \"daily\";q=1000", RateLimitResponses.policyField(applied));
+        assertEquals("\"api\";r=99;t=1, \"daily\";r=10", RateLimitResponses.rateLimitField(applied));
+    }
+}

@@ -1,0 +1,105 @@
+package dev.tollgate.lock;
+
+import java.io.BufferedReader;
+import java.io.File;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+
+/** A {@link LockChild} in its own JVM, as a separate machine would run it: lines in, lines out, signals. */
+final class ChildJvm implements AutoCloseable {
+
+    private final Process process;
+    private final PrintWriter in;
+    private final BlockingQueue<String> lines = new LinkedBlockingQueue<>();
+    private final Path log;
+
+    private ChildJvm(Process process, Path log) {
+        this.process = process;
+        this.log = log;
+        this.in = new PrintWriter(process.getOutputStream(), true, StandardCharsets.UTF_8);
+        Thread reader = new Thread(this::pump, "child-" + process.pid());
+        reader.setDaemon(true);
+        reader.start();
+    }
+
+    /** Starts {@code LockChild} with {@code args}; its stderr goes to a temporary file. */
+    static ChildJvm start(String... args) throws IOException {
+        List<String> cmd = new ArrayList<>(List.of(
+                System.getProperty("java.home") + File.separator + "bin" + File.separator + "java",
+                "-cp",
+                System.getProperty("surefire.test.class.path", System.getProperty("java.class.path")),
+                LockChild.class.getName()));
+        cmd.addAll(List.of(args));
+        Path log = Files.createTempFile("tollgate-child-", ".log");
+        Process p = new ProcessBuilder(cmd).redirectError(log.toFile()).start();
+        return new ChildJvm(p, log);
+    }
+
+    long pid() {
+        return process.pid();
+    }
+
+    void send(String line) {
+        in.println(line);
+    }
+
+    /** The next line the child prints; fails after {@code timeout}, showing the child's stderr. */
+    String nextLine(Duration timeout) throws InterruptedException, IOException {
+        String line = lines.poll(timeout.toMillis(), TimeUnit.MILLISECONDS);
+        if (line == null) {
+            throw new AssertionError(
+                    "child " + pid() + " printed nothing within " + timeout + "; stderr:\n" + Files.readString(log));
+        }
+        return line;
+    }
+
+    /** Sends {@code kill -<name>} (STOP, CONT) to the child. */
+    void signal(String name) throws IOException, InterruptedException {
+        Process kill = new ProcessBuilder("kill", "-" + name, Long.toString(pid())).start();
+        if (!kill.waitFor(5, TimeUnit.SECONDS) || kill.exitValue() != 0) {
+            throw new IOException("kill -" + name + " " + pid() + " failed");
+        }
+    }
+
+    /** SIGKILL, and waits until the child is gone. */
+    void kill() throws InterruptedException {
+        process.destroyForcibly();
+        process.waitFor(10, TimeUnit.SECONDS);
+    }
+
+    int waitFor(Duration timeout) throws InterruptedException {
+        if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
+            throw new AssertionError("child " + pid() + " did not exit within " + timeout);
+        }
+        return process.exitValue();
+    }
+
+    private void pump() {
+        try (BufferedReader out =
+                new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
+            for (String line = out.readLine(); line != null; line = out.readLine()) {
+                lines.add(line);
+            }
+        } catch (IOException ended) {
+            // The child is gone; nextLine reports the silence.
+        }
+    }
+
+    @Override
+    public void close() throws IOException {
+        if (process.isAlive()) {
+            process.destroyForcibly(); // SIGKILL ends a stopped process too
+        }
+        Files.deleteIfExists(log);
+    }
+}

@@ -1,0 +1,220 @@
+package dev.tollgate.lock;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import org.junit.jupiter.api.Test;
+
+/**
+ * What every {@link DistributedLock} must do, asserted exactly. A lock's test extends this and says
+ * how to let time pass on the lock's own clock.
+ */
+public abstract class DistributedLockContract {
+
+    protected abstract DistributedLock lock();
+
+    /** Lets at least {@code d} pass on the lock's clock. */
+    protected abstract void elapse(Duration d) throws InterruptedException;
+
+    protected static String freshName() {
+        return "contract-" + UUID.randomUUID();
+    }
+
+    protected LockHandle acquire(String name, Duration ttl) {
+        Acquisition a = lock().tryAcquire(name, ttl);
+        return assertInstanceOf(Acquisition.Acquired.class, a, "expected to acquire " + name)
+                .lock();
+    }
+
+    protected void assertHeldElsewhere(String name) {
+        assertInstanceOf(Acquisition.HeldElsewhere.class, lock().tryAcquire(name, Duration.ofSeconds(10)));
+    }
+
+    @Test
+    void heldLockIsHeldElsewhereForEveryoneElse() {
+        String name = freshName();
+        LockHandle held = acquire(name, Duration.ofSeconds(10));
+        Acquisition second = lock().tryAcquire(name, Duration.ofSeconds(10));
+        Acquisition.HeldElsewhere elsewhere = assertInstanceOf(Acquisition.HeldElsewhere.class, second);
+        assertEquals(name, elsewhere.lockName());
+        assertTrue(second.handle().isEmpty());
+        assertTrue(
+                elsewhere.expiresIn().compareTo(Duration.ZERO) > 0
+                        && elsewhere.expiresIn().compareTo(Duration.ofSeconds(10)) <= 0,
+                "expires in " + elsewhere.expiresIn());
+        assertTrue(held.release());
+    }
+
+    @Test
+    void releasedLockCanBeTakenAgainWithAHigherFencingToken() {
+        String name = freshName();
+        LockHandle first = acquire(name, Duration.ofSeconds(10));
+        assertEquals(1, first.fencingToken(), "a lock name's first acquisition");
+        assertTrue(first.release());
+        LockHandle second = acquire(name, Duration.ofSeconds(10));
+        assertEquals(2, second.fencingToken());
+        assertTrue(second.release());
+    }
+
+    @Test
+    void fencingTokensGrowPerLockNameOnly() {
+        String a = freshName();
+        String b = freshName();
+        for (long i = 1; i <= 5; i++) {
+            LockHandle h = acquire(a, Duration.ofSeconds(10));
+            assertEquals(i, h.fencingToken());
+            h.close();
+        }
+        assertEquals(1, acquire(b, Duration.ofSeconds(10)).fencingToken(), "another name counts on its own");
+    }
+
+    @Test
+    void expiredLockCanBeTakenByAnother() throws Exception {
+        String name = freshName();
+        acquire(name, Duration.ofMillis(200));
+        assertHeldElsewhere(name);
+        elapse(Duration.ofMillis(250));
+        assertEquals(2, acquire(name, Duration.ofSeconds(10)).fencingToken());
+    }
+
+    @Test
+    void oldTokenCannotReleaseNewHoldersLock() throws Exception {
+        String name = freshName();
+        LockHandle old = acquire(name, Duration.ofMillis(200));
+        elapse(Duration.ofMillis(250));
+        LockHandle current = acquire(name, Duration.ofSeconds(10));
+        assertFalse(old.release(), "the expired holder's release is refused");
+        assertHeldElsewhere(name);
+        assertTrue(current.release(), "the new holder still holds it");
+    }
+
+    @Test
+    void oldTokenCannotExtendNewHoldersLock() throws Exception {
+        String name = freshName();
+        LockHandle old = acquire(name, Duration.ofMillis(200));
+        elapse(Duration.ofMillis(250));
+        LockHandle current = acquire(name, Duration.ofMillis(300));
+        assertFalse(old.extend(Duration.ofHours(1)), "the expired holder's extend is refused");
+        elapse(Duration.ofMillis(350));
+        assertEquals(3, acquire(name, Duration.ofSeconds(10)).fencingToken(), "expired on the new holder's ttl");
+        assertFalse(current.release());
+    }
+
+    @Test
+    void expiredLockThatNobodyTookCannotBeReleasedOrExtended() throws Exception {
+        String name = freshName();
+        LockHandle old = acquire(name, Duration.ofMillis(200));
+        elapse(Duration.ofMillis(250));
+        assertFalse(old.extend(Duration.ofSeconds(10)));
+        assertFalse(old.release());
+        assertEquals(2, acquire(name, Duration.ofSeconds(10)).fencingToken());
+    }
+
+    @Test
+    void extendKeepsTheLockPastItsTtl() throws Exception {
+        String name = freshName();
+        LockHandle held = acquire(name, Duration.ofMillis(200));
+        assertTrue(held.extend(Duration.ofSeconds(10)));
+        elapse(Duration.ofMillis(250));
+        assertHeldElsewhere(name);
+        assertTrue(held.release());
+    }
+
+    @Test
+    void extendWithLessThanTheRemainingTtlShortensTheHold() throws Exception {
+        String name = freshName();
+        LockHandle held = acquire(name, Duration.ofSeconds(10));
+        assertTrue(held.extend(Duration.ofMillis(200)));
+        assertHeldElsewhere(name);
+        elapse(Duration.ofMillis(250));
+        assertEquals(2, acquire(name, Duration.ofSeconds(10)).fencingToken());
+    }
+
+    @Test
+    void closeReleasesAndASecondCloseLeavesTheNextHolderAlone() {
+        String name = freshName();
+        LockHandle first = acquire(name, Duration.ofSeconds(10));
+        try (LockHandle held = first) {
+            assertHeldElsewhere(name);
+            assertEquals(name, held.name());
+        }
+        LockHandle again = acquire(name, Duration.ofSeconds(10));
+        first.close();
+        assertHeldElsewhere(name);
+        assertTrue(again.release());
+    }
+
+    @Test
+    void ttlMustBePositive() {
+        for (Duration bad : new Duration[] {Duration.ZERO, Duration.ofMillis(-1), null}) {
+            IllegalArgumentException e =
+                    assertThrows(IllegalArgumentException.class, () -> lock().tryAcquire("job", bad));
+            assertEquals("lock 'job': ttl must be > 0, but was " + bad, e.getMessage());
+        }
+    }
+
+    @Test
+    void subMillisecondTtlIsRoundedUpNotRefused() {
+        String name = freshName();
+        assertInstanceOf(Acquisition.Acquired.class, lock().tryAcquire(name, Duration.ofNanos(1)));
+    }
+
+    @Test
+    void nameMustBeKeySafe() {
+        for (String bad : new String[] {"", "a b", "{x}", "x".repeat(129), null}) {
+            IllegalArgumentException e =
+                    assertThrows(IllegalArgumentException.class, () -> lock().tryAcquire(bad, Duration.ofSeconds(1)));
+            assertTrue(e.getMessage().startsWith("lock name must be"), e.getMessage());
+        }
+    }
+
+    @Test
+    void tokensAre16RandomBytesInHex() {
+        HeldLock a = (HeldLock) acquire(freshName(), Duration.ofSeconds(10));
+        HeldLock b = (HeldLock) acquire(freshName(), Duration.ofSeconds(10));
+        assertTrue(a.token().matches("[0-9a-f]{32}"), a.token());
+        assertNotEquals(a.token(), b.token());
+    }
+
+    @Test
+    void exactlyOneOf32ConcurrentCallersAcquires() throws Exception {
+        for (int trial = 0; trial < 5; trial++) {
+            String name = freshName();
+            ExecutorService pool = Executors.newFixedThreadPool(32);
+            CountDownLatch start = new CountDownLatch(1);
+            try {
+                List<Future<Acquisition>> results = new ArrayList<>();
+                for (int i = 0; i < 32; i++) {
+                    results.add(pool.submit(() -> {
+                        start.await();
+                        return lock().tryAcquire(name, Duration.ofSeconds(10));
+                    }));
+                }
+                start.countDown();
+                int acquired = 0;
+                int elsewhere = 0;
+                for (Future<Acquisition> f : results) {
+                    Acquisition a = f.get();
+                    acquired += a instanceof Acquisition.Acquired ? 1 : 0;
+                    elsewhere += a instanceof Acquisition.HeldElsewhere ? 1 : 0;
+                }
+                assertEquals(1, acquired, "trial " + trial);
+                assertEquals(31, elsewhere, "trial " + trial);
+            } finally {
+                pool.shutdownNow();
+            }
+        }
+    }
+}

@@ -1,0 +1,112 @@
+package dev.tollgate.lock;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.tollgate.redis.RedisClients;
+import dev.tollgate.redis.RedisLink;
+import dev.tollgate.redis.RedisSettings;
+import dev.tollgate.testing.RedisServer;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.logging.Level;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import redis.clients.jedis.Jedis;
+
+/** Redis killed or frozen under a real client: nothing is reported acquired, and nothing runs. */
+class LockFailClosedTest {
+
+    @RegisterExtension
+    static final RedisServer redis = new RedisServer();
+
+    private RedisLink link;
+    private RedisDistributedLock lock;
+
+    @BeforeEach
+    void connect() throws Exception {
+        redis.restart();
+        link = RedisClients.create(RedisSettings.of(redis.url(), Duration.ofMillis(250), 4));
+        lock = RedisDistributedLock.using(link);
+    }
+
+    @AfterEach
+    void close() {
+        link.close();
+    }
+
+    @Test
+    void killedRedisMakesTryAcquireUnavailable() throws Exception {
+        redis.kill();
+        Acquisition.Unavailable u =
+                assertInstanceOf(Acquisition.Unavailable.class, lock.tryAcquire("export", Duration.ofHours(1)));
+        assertEquals("export", u.lockName());
+        assertTrue(u.handle().isEmpty());
+    }
+
+    @Test
+    void killedRedisSkipsTheJobCountsItAndWarnsOncePerRun() throws Exception {
+        CountingLockMetrics metrics = new CountingLockMetrics();
+        OncePerClusterRunner runner = new OncePerClusterRunner(lock, metrics, System::nanoTime);
+        AtomicInteger runs = new AtomicInteger();
+        redis.kill();
+        try (LogCapture log = new LogCapture(OncePerClusterRunner.class)) {
+            GuardedRun run = runner.run(LockSpec.of("nightly-export", Duration.ofHours(1)), runs::incrementAndGet);
+            assertEquals(RunOutcome.UNAVAILABLE, run.outcome());
+            assertEquals(
+                    List.of("Tollgate: lock 'nightly-export' is unavailable (the lock store could not be asked): job"
+                            + " skipped (fail closed)"),
+                    log.at(Level.WARNING));
+            runner.run(LockSpec.of("nightly-export", Duration.ofHours(1)), runs::incrementAndGet);
+            assertEquals(2, log.at(Level.WARNING).size(), "one warning per skipped run");
+        }
+        assertEquals(0, runs.get());
+        assertEquals(Map.of("unavailable:nightly-export", 2), metrics.counts());
+    }
+
+    @Test
+    void releaseAndExtendOnAKilledRedisThrowButCloseOnlyWarns() throws Exception {
+        LockHandle held =
+                lock.tryAcquire("export", Duration.ofHours(1)).handle().orElseThrow();
+        LockHandle closed =
+                lock.tryAcquire("import", Duration.ofHours(1)).handle().orElseThrow();
+        redis.kill();
+        LockUnavailableException e =
+                assertThrows(LockUnavailableException.class, () -> held.extend(Duration.ofHours(1)));
+        assertEquals("export", e.lockName());
+        assertThrows(LockUnavailableException.class, held::release);
+        try (LogCapture log = new LogCapture(HeldLock.class)) {
+            closed.close();
+            assertEquals(
+                    List.of("Tollgate: lock 'import' could not be released; it expires by itself when its ttl passes"),
+                    log.at(Level.WARNING));
+        }
+    }
+
+    @Test
+    void frozenRedisMakesTryAcquireUnavailableAndTheTimedOutScriptMayStillTakeTheLock() throws Exception {
+        // A warm connection and a cached script, so that the request itself reaches the frozen server.
+        lock.tryAcquire("warm-up", Duration.ofSeconds(30));
+        redis.pause();
+        Acquisition a;
+        try {
+            a = lock.tryAcquire("export", Duration.ofSeconds(30));
+        } finally {
+            redis.resume();
+        }
+        assertInstanceOf(Acquisition.Unavailable.class, a, "a timeout is never reported as acquired");
+        try (Jedis j = redis.admin()) {
+            // Redis ran the script it had already received once it was thawed: the lock is taken, its
+            // token is known to nobody, and it stays until its ttl passes (fail closed, for at most the ttl).
+            assertTrue(j.exists("tollgate:lock:{export}"));
+            assertEquals("1", j.get("tollgate:fence:{export}"));
+        }
+        assertInstanceOf(Acquisition.HeldElsewhere.class, lock.tryAcquire("export", Duration.ofSeconds(30)));
+    }
+}

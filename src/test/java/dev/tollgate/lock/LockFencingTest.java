@@ -1,0 +1,108 @@
+package dev.tollgate.lock;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.tollgate.redis.RedisClients;
+import dev.tollgate.redis.RedisLink;
+import dev.tollgate.redis.RedisSettings;
+import dev.tollgate.testing.RedisServer;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import redis.clients.jedis.Jedis;
+
+/**
+ * Jepsen's lock-set check: a lock guards a read-modify-write of a resource kept outside it. The holder,
+ * a separate JVM, is frozen with SIGSTOP between its read and its write, past the lock's ttl; meanwhile
+ * this process takes the lock and writes. Then the frozen holder is thawed and writes what it read
+ * before. An acknowledged write whose element is missing from the final value is a lost update.
+ */
+class LockFencingTest {
+
+    private static final int ROUNDS = 3;
+    private static final long TTL_MILLIS = 400;
+
+    @RegisterExtension
+    static final RedisServer redis = new RedisServer();
+
+    private static RedisLink link;
+    private static RedisDistributedLock lock;
+
+    @BeforeAll
+    static void connect() {
+        link = RedisClients.create(RedisSettings.of(redis.url(), Duration.ofMillis(500), 4));
+        lock = RedisDistributedLock.using(link);
+    }
+
+    @AfterAll
+    static void close() {
+        link.close();
+    }
+
+    @BeforeEach
+    void clean() {
+        redis.flushAll();
+    }
+
+    @Test
+    void unfencedResourceLosesAnUpdateWhenTheHolderIsPausedPastItsTtl() throws Exception {
+        int lost = lostUpdates(false);
+        System.out.println("lock-set without fencing: " + lost + " lost updates in " + ROUNDS + " rounds");
+        assertTrue(lost >= 1, "a paused holder's stale write overwrites the next holder's: " + lost + " lost");
+    }
+
+    @Test
+    void fencedResourceLosesNoUpdateWhenTheHolderIsPausedPastItsTtl() throws Exception {
+        int lost = lostUpdates(true);
+        System.out.println("lock-set with fencing: " + lost + " lost updates in " + ROUNDS + " rounds");
+        assertEquals(0, lost);
+    }
+
+    /** Runs the rounds; returns how many acknowledged elements the final value lacks. */
+    private int lostUpdates(boolean fenced) throws Exception {
+        List<String> acknowledged = new ArrayList<>();
+        try (ChildJvm paused = ChildJvm.start(
+                "writer", redis.url(), "lock-set", Long.toString(TTL_MILLIS), Boolean.toString(fenced))) {
+            for (int r = 0; r < ROUNDS; r++) {
+                paused.send("GO a" + r);
+                assertTrue(paused.nextLine(Duration.ofSeconds(30)).startsWith("READ "));
+                paused.signal("STOP");
+                awaitExpiry("lock-set");
+                if (writeUnderLock("b" + r, fenced)) {
+                    acknowledged.add("b" + r);
+                }
+                paused.signal("CONT");
+                if (paused.nextLine(Duration.ofSeconds(10)).equals("WROTE ok")) {
+                    acknowledged.add("a" + r);
+                }
+            }
+        }
+        List<String> kept;
+        try (Jedis j = redis.admin()) {
+            kept = FencedResource.elements(j.get(FencedResource.KEY) == null ? "" : j.get(FencedResource.KEY));
+        }
+        return (int) acknowledged.stream().filter(e -> !kept.contains(e)).count();
+    }
+
+    private static boolean writeUnderLock(String element, boolean fenced) {
+        try (LockHandle held =
+                lock.tryAcquire("lock-set", Duration.ofSeconds(10)).handle().orElseThrow()) {
+            String value = FencedResource.read(link.jedis());
+            return FencedResource.write(link.jedis(), FencedResource.append(value, element), held, fenced);
+        }
+    }
+
+    private static void awaitExpiry(String name) throws InterruptedException {
+        try (Jedis j = redis.admin()) {
+            for (int i = 0; i < 500 && j.exists("tollgate:lock:{" + name + "}"); i++) {
+                Thread.sleep(10);
+            }
+        }
+    }
+}

@@ -1,0 +1,46 @@
+package dev.tollgate.lock;
+
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.logging.Handler;
+import java.util.logging.Level;
+import java.util.logging.LogRecord;
+import java.util.logging.Logger;
+
+/** Collects what one logger writes, at every level, while open. */
+final class LogCapture extends Handler implements AutoCloseable {
+
+    private final Logger logger;
+    private final Level previous;
+    private final List<LogRecord> records = new CopyOnWriteArrayList<>();
+
+    LogCapture(Class<?> source) {
+        logger = Logger.getLogger(source.getName());
+        previous = logger.getLevel();
+        logger.setLevel(Level.ALL);
+        setLevel(Level.ALL);
+        logger.addHandler(this);
+    }
+
+    /** The messages logged at exactly {@code level}. */
+    List<String> at(Level level) {
+        return records.stream()
+                .filter(r -> r.getLevel().equals(level))
+                .map(LogRecord::getMessage)
+                .toList();
+    }
+
+    @Override
+    public void publish(LogRecord record) {
+        records.add(record);
+    }
+
+    @Override
+    public void flush() {}
+
+    @Override
+    public void close() {
+        logger.removeHandler(this);
+        logger.setLevel(previous);
+    }
+}

@@ -1,0 +1,116 @@
+package dev.tollgate.lock;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.logging.Level;
+import org.junit.jupiter.api.Test;
+
+/** The "run once" core, on the in-process lock with one driven clock for the lock and the runner. */
+class OncePerClusterRunnerTest {
+
+    private final AtomicLong micros = new AtomicLong(1_700_000_000_000_000L);
+    private final InProcessDistributedLock lock = new InProcessDistributedLock(micros::get);
+    private final CountingLockMetrics metrics = new CountingLockMetrics();
+    private final OncePerClusterRunner runner = new OncePerClusterRunner(lock, metrics, () -> micros.get() * 1000);
+    private final AtomicInteger runs = new AtomicInteger();
+
+    private Object job(Duration takes) {
+        runs.incrementAndGet();
+        micros.addAndGet(takes.toNanos() / 1000);
+        return "done";
+    }
+
+    @Test
+    void freeLockRunsTheJobAndReleasesTheLockAfter() throws Exception {
+        GuardedRun run = runner.run(LockSpec.of("export", Duration.ofHours(1)), () -> job(Duration.ofSeconds(3)));
+        assertEquals(new GuardedRun(RunOutcome.RAN, "done"), run);
+        assertEquals(1, runs.get());
+        assertEquals(Map.of("acquired:export", 1), metrics.counts());
+        assertEquals(
+                2,
+                lock.tryAcquire("export", Duration.ofSeconds(1))
+                        .handle()
+                        .orElseThrow()
+                        .fencingToken());
+    }
+
+    @Test
+    void lockHeldElsewhereSkipsTheJobAndLogsOnlyAtFine() throws Exception {
+        lock.tryAcquire("export", Duration.ofHours(1));
+        try (LogCapture log = new LogCapture(OncePerClusterRunner.class)) {
+            GuardedRun run = runner.run(LockSpec.of("export", Duration.ofHours(1)), () -> job(Duration.ZERO));
+            assertEquals(RunOutcome.HELD_ELSEWHERE, run.outcome());
+            assertEquals(List.of(), log.at(Level.WARNING));
+            assertEquals(1, log.at(Level.FINE).size());
+        }
+        assertEquals(0, runs.get());
+        assertEquals(Map.of("heldElsewhere:export", 1), metrics.counts());
+    }
+
+    @Test
+    void jobShorterThanAtLeastKeepsTheLockForTheRestOfAtLeast() throws Exception {
+        LockSpec spec = new LockSpec("export", Duration.ofHours(1), Duration.ofSeconds(10));
+        assertTrue(runner.run(spec, () -> job(Duration.ofSeconds(3))).ran());
+        Acquisition peer = lock.tryAcquire("export", Duration.ofHours(1));
+        assertEquals(
+                Duration.ofSeconds(7),
+                assertInstanceOf(Acquisition.HeldElsewhere.class, peer).expiresIn(),
+                "held until at-least after the start, not the hour");
+        micros.addAndGet(7_000_000);
+        assertInstanceOf(Acquisition.Acquired.class, lock.tryAcquire("export", Duration.ofHours(1)));
+    }
+
+    @Test
+    void jobLongerThanAtLeastReleasesTheLockAtOnce() throws Exception {
+        LockSpec spec = new LockSpec("export", Duration.ofHours(1), Duration.ofSeconds(10));
+        assertTrue(runner.run(spec, () -> job(Duration.ofSeconds(11))).ran());
+        assertInstanceOf(Acquisition.Acquired.class, lock.tryAcquire("export", Duration.ofHours(1)));
+    }
+
+    @Test
+    void failingJobPassesItsExceptionAndStillLetsTheLockGo() {
+        IllegalStateException boom = new IllegalStateException("boom");
+        IllegalStateException thrown = assertThrows(
+                IllegalStateException.class,
+                () -> runner.run(LockSpec.of("export", Duration.ofHours(1)), () -> {
+                    throw boom;
+                }));
+        assertSame(boom, thrown);
+        assertInstanceOf(Acquisition.Acquired.class, lock.tryAcquire("export", Duration.ofHours(1)));
+    }
+
+    @Test
+    void jobThatOutlivesItsTtlWarnsThatAnotherServerMayHaveRunIt() throws Exception {
+        try (LogCapture log = new LogCapture(OncePerClusterRunner.class)) {
+            runner.run(LockSpec.of("export", Duration.ofSeconds(5)), () -> job(Duration.ofSeconds(6)));
+            List<String> warnings = log.at(Level.WARNING);
+            assertEquals(1, warnings.size());
+            assertTrue(warnings.get(0).contains("lock 'export' expired while its job ran"), warnings.get(0));
+        }
+    }
+
+    @Test
+    void unavailableLockSkipsTheJobWithOneWarningPerRun() throws Exception {
+        DistributedLock broken = (name, ttl) -> new Acquisition.Unavailable(name, new RuntimeException("refused"));
+        OncePerClusterRunner failing = new OncePerClusterRunner(broken, metrics, System::nanoTime);
+        try (LogCapture log = new LogCapture(OncePerClusterRunner.class)) {
+            for (int i = 0; i < 2; i++) {
+                assertFalse(failing.run(LockSpec.of("export", Duration.ofHours(1)), () -> job(Duration.ZERO))
+                        .ran());
+            }
+            assertEquals(2, log.at(Level.WARNING).size());
+        }
+        assertEquals(0, runs.get());
+        assertEquals(Map.of("unavailable:export", 2), metrics.counts());
+    }
+}

@@ -1,0 +1,105 @@
+package dev.tollgate.lock;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.tollgate.redis.RedisClients;
+import dev.tollgate.redis.RedisLink;
+import dev.tollgate.redis.RedisSettings;
+import dev.tollgate.testing.RedisServer;
+import java.time.Duration;
+import java.time.temporal.ChronoUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import redis.clients.jedis.Jedis;
+import redis.clients.jedis.util.JedisClusterCRC16;
+
+class RedisDistributedLockTest extends DistributedLockContract {
+
+    @RegisterExtension
+    static final RedisServer redis = new RedisServer();
+
+    private static RedisLink link;
+    private static RedisDistributedLock lock;
+
+    @BeforeAll
+    static void connect() {
+        link = RedisClients.create(RedisSettings.of(redis.url(), Duration.ofMillis(250), 32));
+        lock = RedisDistributedLock.using(link);
+    }
+
+    @AfterAll
+    static void close() {
+        link.close();
+    }
+
+    @Override
+    protected DistributedLock lock() {
+        return lock;
+    }
+
+    @Override
+    protected void elapse(Duration d) throws InterruptedException {
+        long until = redis.timeMicros() + d.toNanos() / 1000;
+        while (redis.timeMicros() < until) {
+            Thread.sleep(5);
+        }
+    }
+
+    @Test
+    void lockKeyHoldsTheTokenWithTheTtlAndSharesASlotWithTheFenceKey() {
+        String name = freshName();
+        HeldLock held = (HeldLock) acquire(name, Duration.ofSeconds(30));
+        String lockKey = "tollgate:lock:{" + name + "}";
+        String fenceKey = "tollgate:fence:{" + name + "}";
+        try (Jedis j = redis.admin()) {
+            assertEquals(held.token(), j.get(lockKey));
+            long ttl = j.pttl(lockKey);
+            assertTrue(ttl > 29_000 && ttl <= 30_000, "ttl " + ttl);
+            assertEquals("1", j.get(fenceKey));
+            assertEquals(-1, j.pttl(fenceKey), "the fencing counter never expires, so tokens never repeat");
+        }
+        assertEquals(JedisClusterCRC16.getSlot(lockKey), JedisClusterCRC16.getSlot(fenceKey));
+    }
+
+    @Test
+    void releaseDeletesOnlyTheLockKeyAndKeepsTheFence() {
+        String name = freshName();
+        acquire(name, Duration.ofSeconds(30)).close();
+        try (Jedis j = redis.admin()) {
+            assertEquals(0, j.exists("tollgate:lock:{" + name + "}") ? 1 : 0);
+            assertEquals("1", j.get("tollgate:fence:{" + name + "}"));
+        }
+    }
+
+    @Test
+    void lockSetByHandWithoutExpiryIsHeldElsewhereForever() {
+        String name = freshName();
+        try (Jedis j = redis.admin()) {
+            j.set("tollgate:lock:{" + name + "}", "someone");
+        }
+        Acquisition.HeldElsewhere held =
+                assertInstanceOf(Acquisition.HeldElsewhere.class, lock.tryAcquire(name, Duration.ofSeconds(1)));
+        assertEquals(ChronoUnit.FOREVER.getDuration(), held.expiresIn());
+    }
+
+    @Test
+    void scriptFlushCostsNoAcquisition() {
+        String name = freshName();
+        try (Jedis j = redis.admin()) {
+            j.scriptFlush();
+        }
+        LockHandle held = acquire(name, Duration.ofSeconds(10));
+        try (Jedis j = redis.admin()) {
+            j.scriptFlush();
+        }
+        assertTrue(held.extend(Duration.ofSeconds(20)));
+        try (Jedis j = redis.admin()) {
+            j.scriptFlush();
+        }
+        assertTrue(held.release());
+    }
+}
