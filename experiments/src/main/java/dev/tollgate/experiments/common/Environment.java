@@ -47,7 +47,7 @@ public final class Environment {
         }
     }
 
-    static long cores() {
+    public static long cores() {
         try {
             return Files.readAllLines(Path.of("/proc/cpuinfo")).stream()
                     .filter(l -> l.startsWith("processor"))
@@ -57,7 +57,7 @@ public final class Environment {
         }
     }
 
-    static String cpuModel() {
+    public static String cpuModel() {
         try {
             return Files.readAllLines(Path.of("/proc/cpuinfo")).stream()
                     .filter(l -> l.startsWith("model name"))
