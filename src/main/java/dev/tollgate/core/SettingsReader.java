@@ -41,6 +41,7 @@ public final class SettingsReader {
 
     private final PropertySource source;
     private final List<String> errors = new ArrayList<>();
+    private final Set<String> limitNames = new TreeSet<>();
 
     private SettingsReader(PropertySource source) {
         this.source = source;
@@ -64,7 +65,7 @@ public final class SettingsReader {
         }
         boolean failOpen = value(FAIL_OPEN, true, SettingsReader::bool, "true or false");
         Map<String, LimitSpec> limits = readLimits(failOpen);
-        HttpSettings http = readHttp(limits);
+        HttpSettings http = readHttp();
         if (!errors.isEmpty()) {
             throw new TollgateConfigException("Invalid Tollgate configuration:\n  " + String.join("\n  ", errors));
         }
@@ -72,17 +73,17 @@ public final class SettingsReader {
     }
 
     private Map<String, LimitSpec> readLimits(boolean defaultFailOpen) {
-        Set<String> names = new TreeSet<>();
+        Set<String> names = limitNames;
         for (String property : source.names()) {
             Matcher m = LIMIT_PROPERTY.matcher(property);
             if (property.startsWith(LIMITS) && !m.matches()) {
-                error(
+                problem(
                         property,
                         source.get(property).orElse(""),
                         "limit properties are tollgate.limits.<name>.<setting>");
             } else if (m.matches()) {
                 if (!LIMIT_KEYS.contains(m.group(2))) {
-                    error(
+                    problem(
                             property,
                             source.get(property).orElse(""),
                             "unknown setting '" + m.group(2) + "'; a limit takes "
@@ -150,10 +151,11 @@ public final class SettingsReader {
         }
     }
 
-    private HttpSettings readHttp(Map<String, LimitSpec> limits) {
+    /** Names a limit that is not defined at all; one that is defined badly is reported on its own. */
+    private HttpSettings readHttp() {
         List<String> global = list(HTTP_LIMITS);
         for (String name : global) {
-            if (!limits.containsKey(name)) {
+            if (!limitNames.contains(name)) {
                 error(
                         HTTP_LIMITS,
                         String.join(",", global),
@@ -219,7 +221,11 @@ public final class SettingsReader {
     }
 
     private void error(String name, String value, String expected) {
-        errors.add(name + "=" + value + " (expected " + expected + ")");
+        problem(name, value, "expected " + expected);
+    }
+
+    private void problem(String name, String value, String why) {
+        errors.add(name + "=" + value + " (" + why + ")");
     }
 
     private static long parseLong(String s) {
