@@ -8,6 +8,7 @@ import dev.tollgate.LimitPolicy;
 import dev.tollgate.core.FixedWindowStoreContract;
 import dev.tollgate.core.RateLimitStore;
 import dev.tollgate.testing.RedisServer;
+import dev.tollgate.testing.TestClock;
 import java.time.Duration;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
@@ -39,13 +40,8 @@ class RedisFixedWindowStoreTest extends FixedWindowStoreContract {
     }
 
     @Override
-    protected long nowMicros() {
-        return redis.timeMicros();
-    }
-
-    @Override
-    protected void elapse(Duration d) throws InterruptedException {
-        redis.elapse(d);
+    protected TestClock clock() {
+        return redis;
     }
 
     @Test

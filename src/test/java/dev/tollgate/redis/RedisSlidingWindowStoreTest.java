@@ -8,6 +8,7 @@ import dev.tollgate.LimitPolicy;
 import dev.tollgate.core.RateLimitStore;
 import dev.tollgate.core.SlidingWindowStoreContract;
 import dev.tollgate.testing.RedisServer;
+import dev.tollgate.testing.TestClock;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.AfterAll;
@@ -40,13 +41,8 @@ class RedisSlidingWindowStoreTest extends SlidingWindowStoreContract {
     }
 
     @Override
-    protected long nowMicros() {
-        return redis.timeMicros();
-    }
-
-    @Override
-    protected void elapse(Duration d) throws InterruptedException {
-        redis.elapse(d);
+    protected TestClock clock() {
+        return redis;
     }
 
     @Override

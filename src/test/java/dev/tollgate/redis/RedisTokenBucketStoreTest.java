@@ -9,6 +9,7 @@ import dev.tollgate.LimitPolicy;
 import dev.tollgate.core.RateLimitStore;
 import dev.tollgate.core.TokenBucketStoreContract;
 import dev.tollgate.testing.RedisServer;
+import dev.tollgate.testing.TestClock;
 import java.time.Duration;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
@@ -40,13 +41,8 @@ class RedisTokenBucketStoreTest extends TokenBucketStoreContract {
     }
 
     @Override
-    protected long nowMicros() {
-        return redis.timeMicros();
-    }
-
-    @Override
-    protected void elapse(Duration d) throws InterruptedException {
-        redis.elapse(d);
+    protected TestClock clock() {
+        return redis;
     }
 
     @Test

@@ -22,7 +22,7 @@ import redis.clients.jedis.Jedis;
  * <p>No Docker engine runs on this project's machines, so the binary is used. When it is missing the
  * tests fail, saying how to install it: a limiter's Redis behaviour is never tested against a stand-in.
  */
-public final class RedisServer implements BeforeAllCallback, AfterAllCallback {
+public final class RedisServer implements BeforeAllCallback, AfterAllCallback, TestClock {
 
     private final List<String> extraArgs;
     private int fixedPort;
@@ -152,7 +152,13 @@ public final class RedisServer implements BeforeAllCallback, AfterAllCallback {
         }
     }
 
+    @Override
+    public long nowMicros() {
+        return timeMicros();
+    }
+
     /** Sleeps until at least {@code d} has passed on this server's clock ({@code TIME}). */
+    @Override
     public void elapse(java.time.Duration d) throws InterruptedException {
         long until = timeMicros() + d.toNanos() / 1000;
         for (long now = timeMicros(); now < until; now = timeMicros()) {
