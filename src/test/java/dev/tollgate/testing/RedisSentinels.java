@@ -25,7 +25,8 @@ public final class RedisSentinels implements BeforeAllCallback, AfterAllCallback
 
     private static final int SENTINELS = 3;
 
-    private final RedisServer master = new RedisServer();
+    // Diskless sync waits 5 s by default for more replicas to join; there is only one.
+    private final RedisServer master = new RedisServer("--repl-diskless-sync-delay", "0");
     private RedisServer replica;
     private final List<Integer> sentinelPorts = new ArrayList<>();
     private final List<Process> sentinels = new ArrayList<>();
@@ -48,32 +49,50 @@ public final class RedisSentinels implements BeforeAllCallback, AfterAllCallback
         master.start();
         replica = new RedisServer("--replicaof", "127.0.0.1", Integer.toString(master.port()));
         replica.start();
-        RedisProcesses.await(Duration.ofSeconds(20), "the replica's first sync", this::replicaInSync);
         for (int i = 0; i < SENTINELS; i++) {
-            int port = RedisServer.freePort();
+            sentinelPorts.add(RedisServer.freePort());
+        }
+        for (int i = 0; i < SENTINELS; i++) {
+            int port = sentinelPorts.get(i);
             Path conf = dir.resolve("sentinel-" + port + ".conf");
-            Files.writeString(conf, config(port));
-            sentinelPorts.add(port);
+            Files.writeString(conf, config(i));
             sentinels.add(RedisProcesses.start(
                     List.of(RedisServer.binary(), conf.toString(), "--sentinel"),
                     dir.resolve("sentinel-" + port + ".log"),
                     port));
         }
+        // The replica syncs while the Sentinels find each other (hello messages every 2 s).
+        RedisProcesses.await(Duration.ofSeconds(20), "the replica's first sync", this::replicaInSync);
         RedisProcesses.await(Duration.ofSeconds(30), "every Sentinel to know its peers and the replica", this::ready);
         setupTime = Duration.ofNanos(System.nanoTime() - begin);
     }
 
-    private String config(int port) {
-        return String.join(
-                "\n",
-                "port " + port,
+    /**
+     * Sentinel {@code i}'s config. Each is told its own id, the other Sentinels and the replica up front,
+     * which they would otherwise learn from hello messages (every 2 s) and the master's INFO (every 10 s).
+     */
+    private String config(int i) {
+        List<String> lines = new ArrayList<>(List.of(
+                "port " + sentinelPorts.get(i),
                 "bind 127.0.0.1",
                 "dir " + dir,
+                "sentinel myid " + id(i),
                 "sentinel monitor " + MASTER_NAME + " 127.0.0.1 " + master.port() + " 2",
                 "sentinel down-after-milliseconds " + MASTER_NAME + " 1000",
                 "sentinel failover-timeout " + MASTER_NAME + " 3000",
                 "sentinel parallel-syncs " + MASTER_NAME + " 1",
-                "");
+                "sentinel known-replica " + MASTER_NAME + " 127.0.0.1 " + replica.port()));
+        for (int other = 0; other < SENTINELS; other++) {
+            if (other != i) {
+                lines.add("sentinel known-sentinel " + MASTER_NAME + " 127.0.0.1 " + sentinelPorts.get(other) + " "
+                        + id(other));
+            }
+        }
+        return String.join("\n", lines) + "\n";
+    }
+
+    private static String id(int i) {
+        return String.format("%040x", i + 1);
     }
 
     private boolean replicaInSync() {
