@@ -2,7 +2,6 @@ package dev.tollgate.core;
 
 import dev.tollgate.LimitPolicy;
 import dev.tollgate.TollgateConfigException;
-import java.net.URI;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -37,7 +36,10 @@ public final class SettingsReader {
     private static final Pattern LIMIT_PROPERTY = Pattern.compile("tollgate\\.limits\\.([^.]+)\\.([^.]+)");
     private static final Set<String> LIMIT_KEYS =
             Set.of("capacity", "refill-tokens", "refill-period", "key", "cost", "fail-open", "algorithm");
-    private static final Set<String> REDIS_SCHEMES = Set.of("redis", "rediss");
+    private static final String REDIS_URL_FORMS = "redis://[user:password@]host:port[/db],"
+            + " redis-cluster://[user:password@]host:port,host:port,..."
+            + " or redis-sentinel://[user:password@]host:port,host:port,.../<master-name>[/db]"
+            + " (rediss, rediss-cluster, rediss-sentinel for TLS)";
 
     private final PropertySource source;
     private final List<String> errors = new ArrayList<>();
@@ -180,12 +182,9 @@ public final class SettingsReader {
 
     private void checkRedisUrl(String url) {
         try {
-            URI uri = new URI(url);
-            if (!REDIS_SCHEMES.contains(uri.getScheme()) || uri.getHost() == null) {
-                error(REDIS_URL, mask(url), "redis://[user:password@]host:port[/db] or rediss://... for TLS");
-            }
-        } catch (java.net.URISyntaxException e) {
-            error(REDIS_URL, mask(url), "not a URI: " + e.getReason());
+            RedisUrl.parse(url);
+        } catch (IllegalArgumentException e) {
+            error(REDIS_URL, RedisUrl.mask(url), REDIS_URL_FORMS + "; " + e.getMessage());
         }
     }
 
@@ -238,9 +237,5 @@ public final class SettingsReader {
             case "false" -> false;
             default -> throw new IllegalArgumentException();
         };
-    }
-
-    private static String mask(String url) {
-        return url.replaceAll("(//[^:/@]*:)[^@/]*@", "$1***@");
     }
 }

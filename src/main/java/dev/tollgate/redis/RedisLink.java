@@ -2,17 +2,26 @@ package dev.tollgate.redis;
 
 import java.net.SocketTimeoutException;
 import java.util.List;
+import redis.clients.jedis.CommandArguments;
+import redis.clients.jedis.Connection;
+import redis.clients.jedis.Protocol;
 import redis.clients.jedis.RedisClient;
+import redis.clients.jedis.RedisClusterClient;
+import redis.clients.jedis.RedisSentinelClient;
 import redis.clients.jedis.UnifiedJedis;
 import redis.clients.jedis.exceptions.JedisConnectionException;
+import redis.clients.jedis.exceptions.JedisException;
+import redis.clients.jedis.util.Pool;
 
 /**
  * The one seam between Tollgate and Redis: scripts in, replies out. Everything else in Tollgate talks
  * to Redis through here, whatever the deployment behind the Jedis client.
  *
  * <p>A connection that broke without timing out (the server restarted, a reset) is retried once on a
- * fresh connection, after the idle ones are dropped: they all point at the old process. A timeout is
- * never retried, since the server may yet run the command.
+ * fresh connection, after the idle ones are dropped: they all point at the old process. For a Sentinel
+ * client those are the current master's idle connections. A cluster client is not retried here: its
+ * executor already makes one more attempt (after a redirect or a broken connection) within the budget.
+ * A timeout is never retried, since the server may yet run the command.
  */
 public final class RedisLink implements AutoCloseable {
 
@@ -26,10 +35,18 @@ public final class RedisLink implements AutoCloseable {
         this.description = description;
     }
 
-    /** Wraps a client the caller built; for a {@link RedisClient} stale idle connections are dropped on failure. */
+    /** Wraps a client the caller built, choosing how a broken connection is retried by its kind. */
     public static RedisLink of(UnifiedJedis jedis, String description) {
-        Runnable drop =
-                jedis instanceof RedisClient client ? () -> client.getPool().clear() : () -> {};
+        Runnable drop;
+        if (jedis instanceof RedisClient client) {
+            drop = () -> client.getPool().clear();
+        } else if (jedis instanceof RedisSentinelClient client) {
+            drop = () -> client.getPrimaryNodesConnectionMap().values().forEach(Pool::clear);
+        } else if (jedis instanceof RedisClusterClient) {
+            drop = null;
+        } else {
+            drop = () -> {};
+        }
         return new RedisLink(jedis, drop, description);
     }
 
@@ -38,7 +55,7 @@ public final class RedisLink implements AutoCloseable {
         try {
             return script.run(jedis, keys, args);
         } catch (JedisConnectionException e) {
-            if (timedOut(e)) {
+            if (dropIdleConnections == null || timedOut(e)) {
                 throw e;
             }
             dropIdleConnections.run();
@@ -51,10 +68,31 @@ public final class RedisLink implements AutoCloseable {
         return "PONG".equals(jedis.ping());
     }
 
-    /** {@code SCRIPT LOAD}s every script Tollgate uses, so no request pays for a cache Redis lost. */
+    /**
+     * {@code SCRIPT LOAD}s every script Tollgate uses, so no request pays for a cache Redis lost. A
+     * cluster keeps one script cache per node: there every node is loaded (replicas too, so a promoted
+     * one starts warm), and a node that cannot be reached is skipped, since {@code EVAL} reloads its
+     * cache on the first call it gets.
+     */
     public void loadScripts() {
+        if (jedis instanceof RedisClusterClient cluster) {
+            cluster.getClusterNodes().values().forEach(RedisLink::loadScriptsOn);
+            return;
+        }
         for (LuaScript script : LuaScript.all()) {
             jedis.scriptLoad(script.source());
+        }
+    }
+
+    private static void loadScriptsOn(Pool<Connection> node) {
+        try (Connection c = node.getResource()) {
+            for (LuaScript script : LuaScript.all()) {
+                c.executeCommand(new CommandArguments(Protocol.Command.SCRIPT)
+                        .add(Protocol.Keyword.LOAD)
+                        .add(script.source()));
+            }
+        } catch (JedisException unreachable) {
+            // Skipped: this node answers NOSCRIPT once it is back, and the script is EVALed there then.
         }
     }
 
