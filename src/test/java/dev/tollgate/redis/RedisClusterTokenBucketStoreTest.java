@@ -3,6 +3,7 @@ package dev.tollgate.redis;
 import dev.tollgate.core.RateLimitStore;
 import dev.tollgate.core.TokenBucketStoreContract;
 import dev.tollgate.testing.RedisCluster;
+import dev.tollgate.testing.TestClock;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.AfterAll;
@@ -34,19 +35,26 @@ class RedisClusterTokenBucketStoreTest extends TokenBucketStoreContract {
     }
 
     @Override
-    protected long nowMicros() {
-        // Every key of these tests may live on any master; their clocks are this machine's one clock.
-        try (Jedis j = cluster.admin(0)) {
-            List<String> t = j.time();
-            return Long.parseLong(t.get(0)) * 1_000_000 + Long.parseLong(t.get(1));
-        }
+    protected TestClock clock() {
+        return CLOCK;
     }
 
-    @Override
-    protected void elapse(Duration d) throws InterruptedException {
-        long until = nowMicros() + d.toNanos() / 1000;
-        while (nowMicros() < until) {
-            Thread.sleep(Math.max(1, (until - nowMicros()) / 1000));
+    /** Every key of these tests may live on any master; their clocks are this machine's one clock. */
+    private static final TestClock CLOCK = new TestClock() {
+        @Override
+        public long nowMicros() {
+            try (Jedis j = cluster.admin(0)) {
+                List<String> t = j.time();
+                return Long.parseLong(t.get(0)) * 1_000_000 + Long.parseLong(t.get(1));
+            }
         }
-    }
+
+        @Override
+        public void elapse(Duration d) throws InterruptedException {
+            long until = nowMicros() + d.toNanos() / 1000;
+            for (long now = nowMicros(); now < until; now = nowMicros()) {
+                Thread.sleep(Math.max(1, (until - now) / 1000));
+            }
+        }
+    };
 }
