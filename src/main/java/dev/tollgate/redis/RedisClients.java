@@ -71,6 +71,9 @@ public final class RedisClients {
                 .build();
     }
 
+    // ssl(boolean) is deprecated for sslOptions(...), but is the one form that keeps the JDK's default
+    // trust store and hostname checks unchanged; no TLS Redis is at hand here to prove a replacement.
+    @SuppressWarnings("deprecation")
     static JedisClientConfig clientConfig(RedisSettings settings) {
         RedisUrl url = settings.url();
         DefaultJedisClientConfig.Builder config = timeouts(settings.budget())
@@ -84,6 +87,7 @@ public final class RedisClients {
     }
 
     /** Sentinels are asked without the master's credentials; they are told only where the master is. */
+    @SuppressWarnings("deprecation")
     static JedisClientConfig sentinelConfig(RedisSettings settings) {
         return timeouts(settings.budget())
                 .clientName("tollgate-sentinel")
