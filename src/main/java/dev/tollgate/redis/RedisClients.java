@@ -31,14 +31,15 @@ public final class RedisClients {
 
     /** A pooled client for the deployment {@code settings} names; the caller closes it. */
     public static RedisLink create(RedisSettings settings) {
-        RedisUrl url = settings.url();
-        UnifiedJedis client =
-                switch (url.kind()) {
-                    case STANDALONE -> standalone(settings);
-                    case CLUSTER -> cluster(settings);
-                    case SENTINEL -> sentinel(settings);
-                };
-        return RedisLink.of(client, settings.safeUrl());
+        return RedisLink.lazy(() -> build(settings), settings.safeUrl());
+    }
+
+    private static UnifiedJedis build(RedisSettings settings) {
+        return switch (settings.url().kind()) {
+            case STANDALONE -> standalone(settings);
+            case CLUSTER -> cluster(settings);
+            case SENTINEL -> sentinel(settings);
+        };
     }
 
     private static RedisClient standalone(RedisSettings settings) {
