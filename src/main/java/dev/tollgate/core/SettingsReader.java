@@ -2,7 +2,6 @@ package dev.tollgate.core;
 
 import dev.tollgate.LimitPolicy;
 import dev.tollgate.TollgateConfigException;
-import java.net.URI;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -37,10 +36,14 @@ public final class SettingsReader {
     private static final Pattern LIMIT_PROPERTY = Pattern.compile("tollgate\\.limits\\.([^.]+)\\.([^.]+)");
     private static final Set<String> LIMIT_KEYS =
             Set.of("capacity", "refill-tokens", "refill-period", "key", "cost", "fail-open", "algorithm");
-    private static final Set<String> REDIS_SCHEMES = Set.of("redis", "rediss");
+    private static final String REDIS_URL_FORMS = "redis://[user:password@]host:port[/db],"
+            + " redis-cluster://[user:password@]host:port,host:port,..."
+            + " or redis-sentinel://[user:password@]host:port,host:port,.../<master-name>[/db]"
+            + " (rediss, rediss-cluster, rediss-sentinel for TLS)";
 
     private final PropertySource source;
     private final List<String> errors = new ArrayList<>();
+    private final Set<String> limitNames = new TreeSet<>();
 
     private SettingsReader(PropertySource source) {
         this.source = source;
@@ -64,7 +67,7 @@ public final class SettingsReader {
         }
         boolean failOpen = value(FAIL_OPEN, true, SettingsReader::bool, "true or false");
         Map<String, LimitSpec> limits = readLimits(failOpen);
-        HttpSettings http = readHttp(limits);
+        HttpSettings http = readHttp();
         if (!errors.isEmpty()) {
             throw new TollgateConfigException("Invalid Tollgate configuration:\n  " + String.join("\n  ", errors));
         }
@@ -72,17 +75,17 @@ public final class SettingsReader {
     }
 
     private Map<String, LimitSpec> readLimits(boolean defaultFailOpen) {
-        Set<String> names = new TreeSet<>();
+        Set<String> names = limitNames;
         for (String property : source.names()) {
             Matcher m = LIMIT_PROPERTY.matcher(property);
             if (property.startsWith(LIMITS) && !m.matches()) {
-                error(
+                problem(
                         property,
                         source.get(property).orElse(""),
                         "limit properties are tollgate.limits.<name>.<setting>");
             } else if (m.matches()) {
                 if (!LIMIT_KEYS.contains(m.group(2))) {
-                    error(
+                    problem(
                             property,
                             source.get(property).orElse(""),
                             "unknown setting '" + m.group(2) + "'; a limit takes "
@@ -150,10 +153,11 @@ public final class SettingsReader {
         }
     }
 
-    private HttpSettings readHttp(Map<String, LimitSpec> limits) {
+    /** Names a limit that is not defined at all; one that is defined badly is reported on its own. */
+    private HttpSettings readHttp() {
         List<String> global = list(HTTP_LIMITS);
         for (String name : global) {
-            if (!limits.containsKey(name)) {
+            if (!limitNames.contains(name)) {
                 error(
                         HTTP_LIMITS,
                         String.join(",", global),
@@ -178,12 +182,9 @@ public final class SettingsReader {
 
     private void checkRedisUrl(String url) {
         try {
-            URI uri = new URI(url);
-            if (!REDIS_SCHEMES.contains(uri.getScheme()) || uri.getHost() == null) {
-                error(REDIS_URL, mask(url), "redis://[user:password@]host:port[/db] or rediss://... for TLS");
-            }
-        } catch (java.net.URISyntaxException e) {
-            error(REDIS_URL, mask(url), "not a URI: " + e.getReason());
+            RedisUrl.parse(url);
+        } catch (IllegalArgumentException e) {
+            error(REDIS_URL, RedisUrl.mask(url), REDIS_URL_FORMS + "; " + e.getMessage());
         }
     }
 
@@ -219,7 +220,11 @@ public final class SettingsReader {
     }
 
     private void error(String name, String value, String expected) {
-        errors.add(name + "=" + value + " (expected " + expected + ")");
+        problem(name, value, "expected " + expected);
+    }
+
+    private void problem(String name, String value, String why) {
+        errors.add(name + "=" + value + " (" + why + ")");
     }
 
     private static long parseLong(String s) {
@@ -232,9 +237,5 @@ public final class SettingsReader {
             case "false" -> false;
             default -> throw new IllegalArgumentException();
         };
-    }
-
-    private static String mask(String url) {
-        return url.replaceAll("(//[^:/@]*:)[^@/]*@", "$1***@");
     }
 }

@@ -69,7 +69,11 @@ public final class RedisGuard implements Guard, AutoCloseable {
             return Optional.empty();
         }
         try {
-            return Optional.ofNullable(caller.call(call));
+            T value = caller.call(call);
+            if (degraded.get() != 0) {
+                degraded.set(0); // an outage's count starts with its first failure in a row
+            }
+            return Optional.ofNullable(value);
         } catch (Exception e) {
             degraded.incrementAndGet();
             if (caller.isBreakerOpen(e)) {

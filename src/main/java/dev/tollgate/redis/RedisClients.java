@@ -1,43 +1,106 @@
 package dev.tollgate.redis;
 
-import java.net.URI;
+import dev.tollgate.core.RedisUrl;
+import java.time.Duration;
+import java.util.LinkedHashSet;
+import java.util.Set;
 import org.apache.commons.pool2.impl.GenericObjectPoolConfig;
 import redis.clients.jedis.Connection;
 import redis.clients.jedis.DefaultJedisClientConfig;
+import redis.clients.jedis.HostAndPort;
 import redis.clients.jedis.JedisClientConfig;
 import redis.clients.jedis.RedisClient;
-import redis.clients.jedis.util.JedisURIHelper;
+import redis.clients.jedis.RedisClusterClient;
+import redis.clients.jedis.RedisSentinelClient;
+import redis.clients.jedis.UnifiedJedis;
 
-/** Builds the Jedis client from {@link RedisSettings}, with every wait bounded by the budget. */
+/**
+ * Builds the Jedis client from {@link RedisSettings}, with every wait bounded by the budget: a pooled
+ * {@link RedisClient} for one server, a {@link RedisClusterClient} for a cluster, a {@link
+ * RedisSentinelClient} for a Sentinel-watched master. The rest of Tollgate sees only the {@link RedisLink}.
+ */
 public final class RedisClients {
+
+    /**
+     * Cluster: one redirect (MOVED/ASK) or one retry on a broken connection; more would be more budgets
+     * spent on a worker while the caller has long had its degraded decision.
+     */
+    static final int CLUSTER_MAX_ATTEMPTS = 2;
 
     private RedisClients() {}
 
-    /** A pooled client; the caller closes it. */
+    /** A pooled client for the deployment {@code settings} names; the caller closes it. */
     public static RedisLink create(RedisSettings settings) {
-        URI url = settings.url();
-        RedisClient client = RedisClient.builder()
-                .hostAndPort(JedisURIHelper.getHostAndPort(url))
+        return RedisLink.lazy(() -> build(settings), settings.safeUrl());
+    }
+
+    private static UnifiedJedis build(RedisSettings settings) {
+        return switch (settings.url().kind()) {
+            case STANDALONE -> standalone(settings);
+            case CLUSTER -> cluster(settings);
+            case SENTINEL -> sentinel(settings);
+        };
+    }
+
+    private static RedisClient standalone(RedisSettings settings) {
+        return RedisClient.builder()
+                .hostAndPort(hostAndPort(settings.url().nodes().get(0)))
                 .clientConfig(clientConfig(settings))
                 .poolConfig(poolConfig(settings))
                 .build();
-        return RedisLink.of(client, settings.safeUrl());
     }
 
+    private static RedisClusterClient cluster(RedisSettings settings) {
+        // A timed-out attempt is never repeated: it ends at or after the retry deadline (the budget),
+        // and the executor stops there. Redis may yet run a timed-out script, so a repeat could spend twice.
+        return RedisClusterClient.builder()
+                .nodes(hostAndPorts(settings.url()))
+                .clientConfig(clientConfig(settings))
+                .poolConfig(poolConfig(settings))
+                .maxAttempts(CLUSTER_MAX_ATTEMPTS)
+                .maxTotalRetriesDuration(settings.budget())
+                .build();
+    }
+
+    private static RedisSentinelClient sentinel(RedisSettings settings) {
+        return RedisSentinelClient.builder()
+                .masterName(settings.url().masterName())
+                .sentinels(hostAndPorts(settings.url()))
+                .clientConfig(clientConfig(settings))
+                .sentinelClientConfig(sentinelConfig(settings))
+                .poolConfig(poolConfig(settings))
+                .build();
+    }
+
+    // ssl(boolean) is deprecated for sslOptions(...), but is the one form that keeps the JDK's default
+    // trust store and hostname checks unchanged; no TLS Redis is at hand here to prove a replacement.
+    @SuppressWarnings("deprecation")
     static JedisClientConfig clientConfig(RedisSettings settings) {
-        URI url = settings.url();
-        int budget = Math.toIntExact(settings.budget().toMillis());
-        DefaultJedisClientConfig.Builder config = DefaultJedisClientConfig.builder()
-                .connectionTimeoutMillis(budget)
-                .socketTimeoutMillis(budget)
+        RedisUrl url = settings.url();
+        DefaultJedisClientConfig.Builder config = timeouts(settings.budget())
                 .clientName("tollgate")
-                .ssl(JedisURIHelper.isRedisSSLScheme(url))
-                .database(JedisURIHelper.getDBIndex(url));
-        String password = JedisURIHelper.getPassword(url);
-        if (password != null) {
-            config.user(JedisURIHelper.getUser(url)).password(password);
+                .ssl(url.tls())
+                .database(url.database());
+        if (url.password() != null) {
+            config.user(url.user()).password(url.password());
         }
         return config.build();
+    }
+
+    /** Sentinels are asked without the master's credentials; they are told only where the master is. */
+    @SuppressWarnings("deprecation")
+    static JedisClientConfig sentinelConfig(RedisSettings settings) {
+        return timeouts(settings.budget())
+                .clientName("tollgate-sentinel")
+                .ssl(settings.url().tls())
+                .build();
+    }
+
+    private static DefaultJedisClientConfig.Builder timeouts(Duration budget) {
+        int millis = Math.toIntExact(budget.toMillis());
+        return DefaultJedisClientConfig.builder()
+                .connectionTimeoutMillis(millis)
+                .socketTimeoutMillis(millis);
     }
 
     static GenericObjectPoolConfig<Connection> poolConfig(RedisSettings settings) {
@@ -52,5 +115,15 @@ public final class RedisClients {
         pool.setTestWhileIdle(false);
         pool.setJmxEnabled(false);
         return pool;
+    }
+
+    private static Set<HostAndPort> hostAndPorts(RedisUrl url) {
+        Set<HostAndPort> nodes = new LinkedHashSet<>();
+        url.nodes().forEach(n -> nodes.add(hostAndPort(n)));
+        return nodes;
+    }
+
+    private static HostAndPort hostAndPort(RedisUrl.Node node) {
+        return new HostAndPort(node.host(), node.port());
     }
 }

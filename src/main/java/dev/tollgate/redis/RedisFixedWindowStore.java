@@ -1,8 +1,7 @@
 package dev.tollgate.redis;
 
-import dev.tollgate.Decision;
 import dev.tollgate.LimitPolicy;
-import dev.tollgate.core.RateLimitStore;
+import java.util.List;
 
 /**
  * Fixed windows in Redis: one {@code EVALSHA} of {@code fixed-window.lua} per decision. The limit is
@@ -12,18 +11,12 @@ import dev.tollgate.core.RateLimitStore;
  * <p>Cheap (one small hash per key), but the boundary is blind: {@code capacity} calls just before a
  * window ends and {@code capacity} more just after it all pass, twice the limit within moments.
  */
-public final class RedisFixedWindowStore implements RateLimitStore {
+public final class RedisFixedWindowStore extends ScriptedStore {
 
     private static final LuaScript SCRIPT = LuaScript.named("fixed-window");
 
-    private final RedisLink redis;
-    private final boolean ownsClient;
-    private final ScriptedStore store;
-
     private RedisFixedWindowStore(RedisLink redis, boolean ownsClient) {
-        this.redis = redis;
-        this.ownsClient = ownsClient;
-        this.store = new ScriptedStore(redis, SCRIPT);
+        super(redis, ownsClient, SCRIPT);
     }
 
     /** A store on its own client, closed with the store. */
@@ -36,20 +29,13 @@ public final class RedisFixedWindowStore implements RateLimitStore {
         return new RedisFixedWindowStore(redis, false);
     }
 
-    @Override
-    public Decision tryConsume(LimitPolicy policy, String bucketKey) {
-        return store.decide(policy, bucketKey);
-    }
-
     /** The script this store runs, for tests and tools that inspect Redis. */
     public static LuaScript script() {
         return SCRIPT;
     }
 
     @Override
-    public void close() {
-        if (ownsClient) {
-            redis.close();
-        }
+    List<String> args(LimitPolicy p) {
+        return windowArgs(p);
     }
 }

@@ -4,15 +4,22 @@ import dev.tollgate.guard.BoundedCaller;
 import dev.tollgate.guard.RedisGuard;
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * A {@link RedisGuard} for a {@link RedisLink}. Its probe reloads every script and then runs one,
  * so the first request after an outage finds the script cache warm.
+ *
+ * <p>Each probe asks on another of {@value #PROBE_SLOTS} keys ({@code tollgate:{probe}}, {@code
+ * tollgate:{probe-1}}, ...), which hash to slots spread over a cluster: a dead master then holds up
+ * at most the probes that land on it, not every probe until it is back.
  */
 public final class RedisGuards {
 
+    static final int PROBE_SLOTS = 16;
+
     private static final LuaScript PROBE = LuaScript.named("probe");
-    private static final List<String> PROBE_KEY = List.of("tollgate:{probe}");
+    private static final AtomicInteger NEXT = new AtomicInteger();
 
     private RedisGuards() {}
 
@@ -23,6 +30,10 @@ public final class RedisGuards {
     /** What the background probe asks; exposed for tests. */
     public static Object probe(RedisLink link) {
         link.loadScripts();
-        return link.eval(PROBE, PROBE_KEY, List.of());
+        return link.eval(PROBE, List.of(probeKey(Math.floorMod(NEXT.getAndIncrement(), PROBE_SLOTS))), List.of());
+    }
+
+    static String probeKey(int n) {
+        return n == 0 ? "tollgate:{probe}" : "tollgate:{probe-" + n + "}";
     }
 }

@@ -2,65 +2,144 @@ package dev.tollgate.redis;
 
 import java.net.SocketTimeoutException;
 import java.util.List;
+import java.util.function.Supplier;
+import redis.clients.jedis.CommandArguments;
+import redis.clients.jedis.Connection;
+import redis.clients.jedis.Protocol;
 import redis.clients.jedis.RedisClient;
+import redis.clients.jedis.RedisClusterClient;
+import redis.clients.jedis.RedisSentinelClient;
 import redis.clients.jedis.UnifiedJedis;
 import redis.clients.jedis.exceptions.JedisConnectionException;
+import redis.clients.jedis.exceptions.JedisException;
+import redis.clients.jedis.util.Pool;
 
 /**
  * The one seam between Tollgate and Redis: scripts in, replies out. Everything else in Tollgate talks
  * to Redis through here, whatever the deployment behind the Jedis client.
  *
  * <p>A connection that broke without timing out (the server restarted, a reset) is retried once on a
- * fresh connection, after the idle ones are dropped: they all point at the old process. A timeout is
- * never retried, since the server may yet run the command.
+ * fresh connection, after the idle ones are dropped: they all point at the old process. For a Sentinel
+ * client those are the current master's idle connections. A cluster client is not retried here: its
+ * executor already makes one more attempt (after a redirect or a broken connection) within the budget.
+ * A timeout is never retried, since the server may yet run the command.
+ *
+ * <p>The client is built on first use, not before: a cluster or Sentinel client connects while it is
+ * built, and a Redis that is down when the application starts must cost degraded decisions, not the
+ * deployment. A failed build is tried again on the next call (which, once the breaker is open, is the
+ * background probe's).
  */
 public final class RedisLink implements AutoCloseable {
 
-    private final UnifiedJedis jedis;
-    private final Runnable dropIdleConnections;
+    private final Supplier<UnifiedJedis> factory;
     private final String description;
+    private volatile Client client;
 
-    RedisLink(UnifiedJedis jedis, Runnable dropIdleConnections, String description) {
-        this.jedis = jedis;
-        this.dropIdleConnections = dropIdleConnections;
+    /** A built client and how to retry a broken connection on it (null: do not). */
+    private record Client(UnifiedJedis jedis, Runnable dropIdleConnections) {}
+
+    private RedisLink(Supplier<UnifiedJedis> factory, String description) {
+        this.factory = factory;
         this.description = description;
     }
 
-    /** Wraps a client the caller built; for a {@link RedisClient} stale idle connections are dropped on failure. */
+    /** Wraps a client the caller built. */
     public static RedisLink of(UnifiedJedis jedis, String description) {
-        Runnable drop =
-                jedis instanceof RedisClient client ? () -> client.getPool().clear() : () -> {};
-        return new RedisLink(jedis, drop, description);
+        return new RedisLink(() -> jedis, description);
+    }
+
+    /** A link whose client {@code factory} builds on first use. */
+    public static RedisLink lazy(Supplier<UnifiedJedis> factory, String description) {
+        return new RedisLink(factory, description);
+    }
+
+    private Client client() {
+        Client c = client;
+        if (c == null) {
+            synchronized (this) {
+                c = client;
+                if (c == null) {
+                    try {
+                        UnifiedJedis jedis = factory.get();
+                        c = new Client(jedis, retryFor(jedis));
+                    } catch (RuntimeException e) {
+                        throw e instanceof JedisException je
+                                ? je
+                                : new JedisConnectionException("cannot build the client for " + description, e);
+                    }
+                    client = c;
+                }
+            }
+        }
+        return c;
+    }
+
+    /** How a broken connection is retried, by the client's kind. */
+    private static Runnable retryFor(UnifiedJedis jedis) {
+        Runnable drop;
+        if (jedis instanceof RedisClient client) {
+            drop = () -> client.getPool().clear();
+        } else if (jedis instanceof RedisSentinelClient client) {
+            drop = () -> client.getPrimaryNodesConnectionMap().values().forEach(Pool::clear);
+        } else if (jedis instanceof RedisClusterClient) {
+            drop = null;
+        } else {
+            drop = () -> {};
+        }
+        return drop;
     }
 
     /** Runs {@code script} on the node that owns {@code keys}. */
     public Object eval(LuaScript script, List<String> keys, List<String> args) {
+        Client c = client();
         try {
-            return script.run(jedis, keys, args);
+            return script.run(c.jedis(), keys, args);
         } catch (JedisConnectionException e) {
-            if (timedOut(e)) {
+            if (c.dropIdleConnections() == null || timedOut(e)) {
                 throw e;
             }
-            dropIdleConnections.run();
-            return script.run(jedis, keys, args);
+            c.dropIdleConnections().run();
+            return script.run(c.jedis(), keys, args);
         }
     }
 
     /** {@code PING}: whether Redis answers at all. */
     public boolean ping() {
-        return "PONG".equals(jedis.ping());
+        return "PONG".equals(client().jedis().ping());
     }
 
-    /** {@code SCRIPT LOAD}s every script Tollgate uses, so no request pays for a cache Redis lost. */
+    /**
+     * {@code SCRIPT LOAD}s every script Tollgate uses, so no request pays for a cache Redis lost. A
+     * cluster keeps one script cache per node: there every node is loaded (replicas too, so a promoted
+     * one starts warm), and a node that cannot be reached is skipped, since {@code EVAL} reloads its
+     * cache on the first call it gets.
+     */
     public void loadScripts() {
+        UnifiedJedis jedis = client().jedis();
+        if (jedis instanceof RedisClusterClient cluster) {
+            cluster.getClusterNodes().values().forEach(RedisLink::loadScriptsOn);
+            return;
+        }
         for (LuaScript script : LuaScript.all()) {
             jedis.scriptLoad(script.source());
         }
     }
 
+    private static void loadScriptsOn(Pool<Connection> node) {
+        try (Connection c = node.getResource()) {
+            for (LuaScript script : LuaScript.all()) {
+                c.executeCommand(new CommandArguments(Protocol.Command.SCRIPT)
+                        .add(Protocol.Keyword.LOAD)
+                        .add(script.source()));
+            }
+        } catch (JedisException unreachable) {
+            // Skipped: this node answers NOSCRIPT once it is back, and the script is EVALed there then.
+        }
+    }
+
     /** The Jedis client, for callers that need a command this seam does not offer. */
     public UnifiedJedis jedis() {
-        return jedis;
+        return client().jedis();
     }
 
     /** Where it points, with any password masked. */
@@ -69,8 +148,10 @@ public final class RedisLink implements AutoCloseable {
     }
 
     @Override
-    public void close() {
-        jedis.close();
+    public synchronized void close() {
+        if (client != null) {
+            client.jedis().close();
+        }
     }
 
     static boolean timedOut(Throwable e) {

@@ -1,25 +1,20 @@
 package dev.tollgate.redis;
 
-import java.net.URI;
-import java.net.URISyntaxException;
+import dev.tollgate.core.RedisUrl;
 import java.time.Duration;
-import java.util.Set;
 
 /**
  * How to reach Redis.
  *
- * @param url {@code redis://[user:password@]host:port[/db]}, or {@code rediss://} for TLS
+ * @param url one server, a cluster's seed nodes or a Sentinel set (see {@link RedisUrl})
  * @param budget the most any single wait may take: connect, read and pool borrow alike; &gt; 0
- * @param poolSize the most connections one server opens; &gt; 0
+ * @param poolSize the most connections one server opens to each Redis node; &gt; 0
  */
-public record RedisSettings(URI url, Duration budget, int poolSize) {
-
-    private static final Set<String> SCHEMES = Set.of("redis", "rediss");
+public record RedisSettings(RedisUrl url, Duration budget, int poolSize) {
 
     public RedisSettings {
-        if (url == null || !SCHEMES.contains(url.getScheme()) || url.getHost() == null) {
-            throw new IllegalArgumentException(
-                    "url must look like redis://[user:password@]host:port[/db] or rediss://..., but was " + url);
+        if (url == null) {
+            throw new IllegalArgumentException("url must not be null");
         }
         if (budget == null || budget.toMillis() < 1) {
             throw new IllegalArgumentException("budget must be at least 1ms, but was " + budget);
@@ -29,23 +24,26 @@ public record RedisSettings(URI url, Duration budget, int poolSize) {
         }
     }
 
-    /** Parses {@code url}; throws {@link IllegalArgumentException} naming it when it is not a Redis URL. */
+    /**
+     * Parses {@code url}: {@code redis://}, {@code redis-cluster://} or {@code redis-sentinel://} (and their
+     * {@code rediss} TLS forms); throws {@link IllegalArgumentException} naming the masked URL when it is not
+     * one.
+     */
     public static RedisSettings of(String url, Duration budget, int poolSize) {
+        RedisUrl parsed;
         try {
-            return new RedisSettings(new URI(url), budget, poolSize);
-        } catch (URISyntaxException e) {
-            throw new IllegalArgumentException("url is not a URI: " + e.getMessage(), e);
+            parsed = RedisUrl.parse(url);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(
+                    "url must be a Redis, Redis Cluster or Sentinel URL, but was " + RedisUrl.mask(url) + ": "
+                            + e.getMessage(),
+                    e);
         }
+        return new RedisSettings(parsed, budget, poolSize);
     }
 
     /** The URL with any password masked, for logs. */
     public String safeUrl() {
-        String userInfo = url.getUserInfo();
-        if (userInfo == null) {
-            return url.toString();
-        }
-        int colon = userInfo.indexOf(':');
-        String masked = colon < 0 ? "***" : userInfo.substring(0, colon) + ":***";
-        return url.toString().replace(userInfo + "@", masked + "@");
+        return url.safeText();
     }
 }

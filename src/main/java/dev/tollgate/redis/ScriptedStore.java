@@ -2,36 +2,56 @@ package dev.tollgate.redis;
 
 import dev.tollgate.Decision;
 import dev.tollgate.LimitPolicy;
+import dev.tollgate.core.RateLimitStore;
 import dev.tollgate.core.StoreUnavailableException;
 import java.util.List;
 import redis.clients.jedis.exceptions.JedisException;
 
 /**
- * What the window stores share: one script per decision with arguments {@code limit, window us,
- * cost}, answering {@code {allowed, remaining, retry-after us, reset us}}.
+ * What the Redis stores share: one script per decision, on the bucket's key, answering {@code
+ * {allowed 1|0, remaining, retry-after us, until-full us}} (-1: never). Each store says which script
+ * and which arguments.
  */
-final class ScriptedStore {
+abstract class ScriptedStore implements RateLimitStore {
 
     private final RedisLink redis;
+    private final boolean ownsClient;
     private final LuaScript script;
 
-    ScriptedStore(RedisLink redis, LuaScript script) {
+    ScriptedStore(RedisLink redis, boolean ownsClient, LuaScript script) {
         this.redis = redis;
+        this.ownsClient = ownsClient;
         this.script = script;
     }
 
-    Decision decide(LimitPolicy policy, String key) {
-        List<String> args = List.of(
-                Long.toString(policy.capacity()),
-                Long.toString(Math.max(1, policy.refillPeriod().toNanos() / 1000)),
-                Long.toString(policy.cost()));
+    /** The script's arguments for {@code policy}. */
+    abstract List<String> args(LimitPolicy policy);
+
+    @Override
+    public final Decision tryConsume(LimitPolicy policy, String bucketKey) {
         Object reply;
         try {
-            reply = redis.eval(script, List.of(key), args);
+            reply = redis.eval(script, List.of(bucketKey), args(policy));
         } catch (JedisException e) {
             throw new StoreUnavailableException("Redis did not decide for limit '" + policy.name() + "'", e);
         }
         List<?> r = (List<?>) reply;
         return Decision.ofMicros((Long) r.get(0) == 1L, (Long) r.get(1), (Long) r.get(2), (Long) r.get(3));
+    }
+
+    @Override
+    public final void close() {
+        if (ownsClient) {
+            redis.close();
+        }
+    }
+
+    /** A window store's arguments: {@code limit, window us, cost}. */
+    static List<String> windowArgs(LimitPolicy p) {
+        return List.of(Long.toString(p.capacity()), micros(p.refillPeriod()), Long.toString(p.cost()));
+    }
+
+    static String micros(java.time.Duration d) {
+        return Long.toString(Math.max(1, d.toNanos() / 1000));
     }
 }

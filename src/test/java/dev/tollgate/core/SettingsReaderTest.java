@@ -93,7 +93,7 @@ class SettingsReaderTest {
                 "tollgate.limits.api.capacity", "10",
                 "tollgate.limits.api.refill-tokens", "1",
                 "tollgate.limits.api.capacty", "10");
-        assertTrue(e.contains("tollgate.limits.api.capacty=10 (expected unknown setting 'capacty'"), e);
+        assertTrue(e.contains("tollgate.limits.api.capacty=10 (unknown setting 'capacty'"), e);
     }
 
     @Test

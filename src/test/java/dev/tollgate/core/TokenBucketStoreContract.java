@@ -7,13 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.tollgate.Decision;
 import dev.tollgate.LimitPolicy;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.UUID;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.Semaphore;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -22,20 +15,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * What every token-bucket store must do, asserted exactly. A store's test extends this and says how
  * to read and advance the store's own clock (Redis {@code TIME}, or a test clock).
  */
-public abstract class TokenBucketStoreContract {
-
-    /** The store under test; the same instance for the whole test. */
-    protected abstract RateLimitStore store();
-
-    /** The store's clock, in microseconds. */
-    protected abstract long nowMicros();
-
-    /** Lets at least {@code d} pass on the store's clock. */
-    protected abstract void elapse(Duration d) throws InterruptedException;
-
-    protected static String freshKey() {
-        return BucketKeys.of("contract", UUID.randomUUID().toString());
-    }
+public abstract class TokenBucketStoreContract extends StoreContract {
 
     @Test
     void fullBucketAdmitsItsCapacityThenDenies() {
@@ -135,31 +115,5 @@ public abstract class TokenBucketStoreContract {
         assertTrue(store().tryConsume(p, a).allowed());
         assertFalse(store().tryConsume(p, a).allowed());
         assertTrue(store().tryConsume(p, b).allowed());
-    }
-
-    /** Fires {@code checks} decisions with at most {@code inFlight} outstanding; returns how many passed. */
-    protected int admitted(LimitPolicy p, String key, int checks, int inFlight) throws Exception {
-        ExecutorService pool = Executors.newFixedThreadPool(inFlight);
-        Semaphore slots = new Semaphore(inFlight);
-        try {
-            List<Future<Boolean>> results = new ArrayList<>(checks);
-            for (int i = 0; i < checks; i++) {
-                slots.acquire();
-                results.add(pool.submit(() -> {
-                    try {
-                        return store().tryConsume(p, key).allowed();
-                    } finally {
-                        slots.release();
-                    }
-                }));
-            }
-            int allowed = 0;
-            for (Future<Boolean> f : results) {
-                allowed += f.get() ? 1 : 0;
-            }
-            return allowed;
-        } finally {
-            pool.shutdownNow();
-        }
     }
 }

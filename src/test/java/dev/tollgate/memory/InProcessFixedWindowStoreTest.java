@@ -8,14 +8,15 @@ import dev.tollgate.Decision;
 import dev.tollgate.LimitPolicy;
 import dev.tollgate.core.FixedWindowStoreContract;
 import dev.tollgate.core.RateLimitStore;
+import dev.tollgate.testing.ManualClock;
+import dev.tollgate.testing.TestClock;
 import java.time.Duration;
-import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 
 class InProcessFixedWindowStoreTest extends FixedWindowStoreContract {
 
-    private final AtomicLong clock = new AtomicLong(1_700_000_000_000_000L);
-    private final InProcessFixedWindowStore store = new InProcessFixedWindowStore(clock::get);
+    private final ManualClock clock = new ManualClock();
+    private final InProcessFixedWindowStore store = new InProcessFixedWindowStore(clock);
 
     @Override
     protected RateLimitStore store() {
@@ -23,26 +24,21 @@ class InProcessFixedWindowStoreTest extends FixedWindowStoreContract {
     }
 
     @Override
-    protected long nowMicros() {
-        return clock.get();
-    }
-
-    @Override
-    protected void elapse(Duration d) {
-        clock.addAndGet(d.toNanos() / 1000);
+    protected TestClock clock() {
+        return clock;
     }
 
     @Test
     void windowsAreAlignedToTheClockAndSayWhenTheyEnd() {
         LimitPolicy p = window(1, Duration.ofSeconds(1));
         String key = freshKey();
-        clock.addAndGet(300_000);
+        clock.add(300_000);
         assertEquals(Duration.ofMillis(700), store.tryConsume(p, key).resetAfter());
-        clock.addAndGet(699_999);
+        clock.add(699_999);
         Decision denied = store.tryConsume(p, key);
         assertFalse(denied.allowed());
         assertEquals(Duration.ofNanos(1000), denied.retryAfter());
-        clock.addAndGet(1);
+        clock.add(1);
         assertTrue(store.tryConsume(p, key).allowed());
     }
 
@@ -51,7 +47,7 @@ class InProcessFixedWindowStoreTest extends FixedWindowStoreContract {
         LimitPolicy p = window(1, Duration.ofSeconds(1));
         String key = freshKey();
         store.tryConsume(p, key);
-        clock.addAndGet(-5_000_000);
+        clock.add(-5_000_000);
         assertFalse(store.tryConsume(p, key).allowed(), "the spent window is not forgotten");
     }
 }

@@ -5,14 +5,15 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import dev.tollgate.LimitPolicy;
 import dev.tollgate.core.RateLimitStore;
 import dev.tollgate.core.SlidingWindowStoreContract;
+import dev.tollgate.testing.ManualClock;
+import dev.tollgate.testing.TestClock;
 import java.time.Duration;
-import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 
 class InProcessSlidingWindowStoreTest extends SlidingWindowStoreContract {
 
-    private final AtomicLong clock = new AtomicLong(1_700_000_000_000_000L);
-    private final InProcessSlidingWindowStore store = new InProcessSlidingWindowStore(clock::get);
+    private final ManualClock clock = new ManualClock();
+    private final InProcessSlidingWindowStore store = new InProcessSlidingWindowStore(clock);
 
     @Override
     protected RateLimitStore store() {
@@ -20,13 +21,8 @@ class InProcessSlidingWindowStoreTest extends SlidingWindowStoreContract {
     }
 
     @Override
-    protected long nowMicros() {
-        return clock.get();
-    }
-
-    @Override
-    protected void elapse(Duration d) {
-        clock.addAndGet(d.toNanos() / 1000);
+    protected TestClock clock() {
+        return clock;
     }
 
     @Override
@@ -40,6 +36,6 @@ class InProcessSlidingWindowStoreTest extends SlidingWindowStoreContract {
         String key = freshKey();
         store.tryConsume(p, key);
         store.tryConsume(p, key);
-        assertEquals(clock.get() + 1, store.newestEntry(key));
+        assertEquals(clock.nowMicros() + 1, store.newestEntry(key));
     }
 }

@@ -8,6 +8,7 @@ import dev.tollgate.LimitPolicy;
 import dev.tollgate.core.FixedWindowStoreContract;
 import dev.tollgate.core.RateLimitStore;
 import dev.tollgate.testing.RedisServer;
+import dev.tollgate.testing.TestClock;
 import java.time.Duration;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
@@ -39,16 +40,8 @@ class RedisFixedWindowStoreTest extends FixedWindowStoreContract {
     }
 
     @Override
-    protected long nowMicros() {
-        return redis.timeMicros();
-    }
-
-    @Override
-    protected void elapse(Duration d) throws InterruptedException {
-        long until = nowMicros() + d.toNanos() / 1000;
-        while (nowMicros() < until) {
-            Thread.sleep(Math.max(1, (until - nowMicros()) / 1000));
-        }
+    protected TestClock clock() {
+        return redis;
     }
 
     @Test

@@ -22,9 +22,10 @@ import redis.clients.jedis.Jedis;
  * <p>No Docker engine runs on this project's machines, so the binary is used. When it is missing the
  * tests fail, saying how to install it: a limiter's Redis behaviour is never tested against a stand-in.
  */
-public final class RedisServer implements BeforeAllCallback, AfterAllCallback {
+public final class RedisServer implements BeforeAllCallback, AfterAllCallback, TestClock {
 
     private final List<String> extraArgs;
+    private int fixedPort;
     private int port;
     private Process process;
     private Path dir;
@@ -33,9 +34,16 @@ public final class RedisServer implements BeforeAllCallback, AfterAllCallback {
         this.extraArgs = List.of(extraArgs);
     }
 
+    /** A server on a port chosen beforehand, such as the one a Liberty server was told to use. */
+    public static RedisServer onPort(int port) {
+        RedisServer server = new RedisServer();
+        server.fixedPort = port;
+        return server;
+    }
+
     @Override
     public void beforeAll(ExtensionContext context) throws Exception {
-        start();
+        start(fixedPort);
     }
 
     @Override
@@ -141,6 +149,20 @@ public final class RedisServer implements BeforeAllCallback, AfterAllCallback {
         try (Jedis j = admin()) {
             List<String> t = j.time();
             return Long.parseLong(t.get(0)) * 1_000_000 + Long.parseLong(t.get(1));
+        }
+    }
+
+    @Override
+    public long nowMicros() {
+        return timeMicros();
+    }
+
+    /** Sleeps until at least {@code d} has passed on this server's clock ({@code TIME}). */
+    @Override
+    public void elapse(java.time.Duration d) throws InterruptedException {
+        long until = timeMicros() + d.toNanos() / 1000;
+        for (long now = timeMicros(); now < until; now = timeMicros()) {
+            Thread.sleep(Math.max(1, (until - now) / 1000));
         }
     }
 

@@ -5,23 +5,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.tollgate.testing.RedisServer;
 import java.net.http.HttpResponse;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 class HealthIT {
 
-    static final RedisServer redis = new RedisServer();
-
-    @BeforeAll
-    static void startRedis() throws Exception {
-        redis.start(LibertyServer.redisPort());
-    }
-
-    @AfterAll
-    static void stopRedis() {
-        redis.stop();
-    }
+    @RegisterExtension
+    static final RedisServer redis = RedisServer.onPort(LibertyServer.redisPort());
 
     @Test
     void healthIsUpAndReportsTheRedisStore() throws Exception {

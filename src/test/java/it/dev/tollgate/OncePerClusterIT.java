@@ -11,24 +11,14 @@ import java.net.http.HttpResponse;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** {@code @OncePerCluster} in a real server: of three concurrent starts of the job, one runs. */
 class OncePerClusterIT {
 
-    static final RedisServer redis = new RedisServer();
-
-    @BeforeAll
-    static void startRedis() throws Exception {
-        redis.start(LibertyServer.redisPort());
-    }
-
-    @AfterAll
-    static void stopRedis() {
-        redis.stop();
-    }
+    @RegisterExtension
+    static final RedisServer redis = RedisServer.onPort(LibertyServer.redisPort());
 
     @Test
     void threeConcurrentStartsRunTheJobOnce() throws Exception {

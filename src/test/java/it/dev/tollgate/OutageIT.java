@@ -6,9 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.tollgate.testing.RedisServer;
 import java.net.http.HttpResponse;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The article's hung Redis, through Liberty: Redis is SIGSTOPped while the demo serves requests.
@@ -18,18 +17,10 @@ import org.junit.jupiter.api.Test;
  */
 class OutageIT {
 
-    static final RedisServer redis = new RedisServer();
+    @RegisterExtension
+    static final RedisServer redis = RedisServer.onPort(LibertyServer.redisPort());
+
     static final int CHECKS = 30;
-
-    @BeforeAll
-    static void startRedis() throws Exception {
-        redis.start(LibertyServer.redisPort());
-    }
-
-    @AfterAll
-    static void stopRedis() {
-        redis.stop();
-    }
 
     @Test
     void hungRedisDegradesEveryCheckWithinTheBudgetAndRecoversOffTheRequestPath() throws Exception {

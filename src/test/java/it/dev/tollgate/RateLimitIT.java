@@ -18,9 +18,8 @@ import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The surface users touch, through a real Liberty server and a real Redis. The server trusts
@@ -28,17 +27,8 @@ import org.junit.jupiter.api.Test;
  */
 class RateLimitIT {
 
-    static final RedisServer redis = new RedisServer();
-
-    @BeforeAll
-    static void startRedis() throws Exception {
-        redis.start(LibertyServer.redisPort());
-    }
-
-    @AfterAll
-    static void stopRedis() {
-        redis.stop();
-    }
+    @RegisterExtension
+    static final RedisServer redis = RedisServer.onPort(LibertyServer.redisPort());
 
     @Test
     void filterAdmitsExactlyTheCapacityUnderConcurrencyAndRejectsTheRestWithStandard429s() throws Exception {

@@ -1,0 +1,120 @@
+package dev.tollgate.guard;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.tollgate.Decision;
+import dev.tollgate.LimitPolicy;
+import dev.tollgate.core.BucketKeys;
+import dev.tollgate.core.DecisionListener;
+import dev.tollgate.core.KeySpec;
+import dev.tollgate.core.LimitSpec;
+import dev.tollgate.core.RateLimiter;
+import dev.tollgate.redis.RedisClients;
+import dev.tollgate.redis.RedisGuards;
+import dev.tollgate.redis.RedisLink;
+import dev.tollgate.redis.RedisSettings;
+import dev.tollgate.redis.RedisTokenBucketStore;
+import dev.tollgate.testing.RedisCluster;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * One master of three SIGKILLed: its keys get degraded decisions within the budget, the other masters'
+ * keys keep exact ones. One breaker guards all masters, so what it does with a dead master is measured
+ * here too: interleaved successes keep it closed, three failures in a row open it for every key until a
+ * probe lands on a live master.
+ */
+class RedisClusterMasterDownTest {
+
+    @RegisterExtension
+    static final RedisCluster cluster = new RedisCluster(3);
+
+    static final Duration BUDGET = Duration.ofMillis(250);
+    static final int DEAD = 2;
+
+    static RedisLink link;
+    static RedisGuard guard;
+    static RateLimiter limiter;
+
+    @BeforeAll
+    static void connect() {
+        link = RedisClients.create(RedisSettings.of(cluster.url(), BUDGET, 8));
+        guard = RedisGuards.forLink(
+                link, ExecutorCaller.standalone(GuardSettings.defaults(BUDGET, 8)), Duration.ofMillis(100));
+        limiter = new RateLimiter(RedisTokenBucketStore.using(link), guard, DecisionListener.NONE, System::nanoTime);
+    }
+
+    @AfterAll
+    static void close() {
+        guard.close();
+        link.close();
+    }
+
+    @Test
+    void deadMastersKeysDegradeWithinTheBudgetAndTheOthersStayExact() throws Exception {
+        LimitSpec limit =
+                new LimitSpec(LimitPolicy.quota("down-" + UUID.randomUUID(), 1000), new KeySpec.Global(), true);
+        List<String> clients = clientOnEveryMaster(limit.name());
+        for (String c : clients) {
+            assertFalse(limiter.check(limit, c).degraded());
+        }
+        cluster.kill(DEAD);
+
+        long[] spent = new long[3];
+        long slowest = 0;
+        for (int round = 0; round < 60; round++) {
+            for (int m = 0; m < 3; m++) {
+                long start = System.nanoTime();
+                Decision d = limiter.check(limit, clients.get(m));
+                slowest = Math.max(slowest, System.nanoTime() - start);
+                if (m == DEAD) {
+                    assertTrue(d.degraded() && d.allowed(), "the dead master's key: fail open, round " + round);
+                } else {
+                    assertFalse(d.degraded(), "master " + m + ", round " + round + ": interleaved successes");
+                    assertEquals(1000 - 2 - spent[m]++, d.remaining(), "master " + m + " exact");
+                }
+            }
+        }
+        assertTrue(slowest < BUDGET.multipliedBy(2).toNanos(), "slowest check " + slowest / 1_000_000 + " ms");
+        assertFalse(guard.isOpen(), "failures never three in a row: the one breaker stayed closed");
+        System.out.println("dead master, round robin: slowest check " + slowest / 1_000_000 + " ms, breaker closed");
+
+        // Three checks in a row on the dead master's key open the one breaker: every key degrades.
+        for (int i = 0; i < 3; i++) {
+            assertTrue(limiter.check(limit, clients.get(DEAD)).degraded());
+        }
+        assertTrue(guard.isOpen(), "three failures in a row open the breaker for every master");
+        long opened = System.nanoTime();
+        Decision healthy = limiter.check(limit, clients.get(0));
+        assertTrue(healthy.degraded(), "a live master's key degrades while the breaker is open");
+        while (guard.isOpen()
+                && System.nanoTime() - opened < Duration.ofSeconds(10).toNanos()) {
+            Thread.sleep(5);
+        }
+        assertFalse(guard.isOpen(), "a probe on a live master closed the breaker");
+        long millis = (System.nanoTime() - opened) / 1_000_000;
+        System.out.println("dead master, 3 in a row: every key degraded for " + millis + " ms");
+        assertEquals(1000 - 2 - spent[0], limiter.check(limit, clients.get(0)).remaining(), "exact again");
+    }
+
+    /** Client keys whose buckets live on master 0, 1 and 2, in that order. */
+    static List<String> clientOnEveryMaster(String limit) {
+        List<String> clients = new ArrayList<>(List.of("", "", ""));
+        while (clients.contains("")) {
+            String client = UUID.randomUUID().toString();
+            int owner = cluster.ownerOf(BucketKeys.of(limit, client));
+            if (clients.get(owner).isEmpty()) {
+                clients.set(owner, client);
+            }
+        }
+        return clients;
+    }
+}

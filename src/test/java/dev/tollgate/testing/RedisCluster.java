@@ -1,0 +1,175 @@
+package dev.tollgate.testing;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.extension.AfterAllCallback;
+import org.junit.jupiter.api.extension.BeforeAllCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
+import redis.clients.jedis.Jedis;
+
+/**
+ * A private Redis Cluster of {@code masters} masters and no replicas, on free loopback ports in a
+ * temporary directory, one per test class: {@code @RegisterExtension static final RedisCluster cluster =
+ * new RedisCluster(3);}. Tests may kill a master.
+ *
+ * <p>The nodes run with {@code cluster-require-full-coverage no} and a 1 s node timeout, as Tollgate's
+ * README advises: a dead master then costs only its own slots, the others keep answering.
+ */
+public final class RedisCluster implements BeforeAllCallback, AfterAllCallback {
+
+    private final int masters;
+    private final List<Integer> ports = new ArrayList<>();
+    private final List<Process> processes = new ArrayList<>();
+    private Path dir;
+    private Duration setupTime;
+
+    public RedisCluster(int masters) {
+        if (masters < 3) {
+            throw new IllegalArgumentException("masters must be >= 3 (redis-cli's minimum), but was " + masters);
+        }
+        this.masters = masters;
+    }
+
+    @Override
+    public void beforeAll(ExtensionContext context) throws Exception {
+        start();
+    }
+
+    @Override
+    public void afterAll(ExtensionContext context) {
+        stop();
+    }
+
+    /** Starts the nodes, creates the cluster and waits for {@code cluster_state:ok} on every node. */
+    public synchronized void start() throws IOException, InterruptedException {
+        long begin = System.nanoTime();
+        dir = Files.createTempDirectory("tollgate-cluster-");
+        List<String> create = new ArrayList<>(List.of(RedisProcesses.cli(), "--cluster", "create"));
+        for (int i = 0; i < masters; i++) {
+            int port = RedisServer.freePort();
+            ports.add(port);
+            processes.add(RedisProcesses.start(nodeArgs(port), dir.resolve("node-" + port + ".log"), port));
+            create.add("127.0.0.1:" + port);
+        }
+        create.addAll(List.of("--cluster-replicas", "0", "--cluster-yes"));
+        RedisProcesses.run(create, Duration.ofSeconds(30));
+        RedisProcesses.await(Duration.ofSeconds(20), "cluster_state:ok on every node", this::allOk);
+        setupTime = Duration.ofNanos(System.nanoTime() - begin);
+    }
+
+    private List<String> nodeArgs(int port) throws IOException {
+        int bus = RedisServer.freePort();
+        return List.of(
+                RedisServer.binary(),
+                "--port",
+                Integer.toString(port),
+                "--bind",
+                "127.0.0.1",
+                "--cluster-enabled",
+                "yes",
+                "--cluster-port",
+                Integer.toString(bus),
+                "--cluster-config-file",
+                dir.resolve("nodes-" + port + ".conf").toString(),
+                "--cluster-node-timeout",
+                "1000",
+                "--cluster-require-full-coverage",
+                "no",
+                "--save",
+                "",
+                "--appendonly",
+                "no",
+                "--dir",
+                dir.toString());
+    }
+
+    private boolean allOk() {
+        for (int port : ports) {
+            try (Jedis j = new Jedis("127.0.0.1", port, 500)) {
+                if (!j.clusterInfo().contains("cluster_state:ok")) {
+                    return false;
+                }
+            } catch (RuntimeException notYet) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** SIGKILL of master {@code i}: its slots stay assigned to it, and unserved. */
+    public synchronized void kill(int i) throws InterruptedException {
+        RedisProcesses.kill(processes.get(i));
+    }
+
+    public synchronized void stop() {
+        for (Process p : processes) {
+            try {
+                RedisProcesses.kill(p);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    /** {@code redis-cluster://127.0.0.1:P1,127.0.0.1:P2,...} */
+    public String url() {
+        return "redis-cluster://"
+                + String.join(",", ports.stream().map(p -> "127.0.0.1:" + p).toList());
+    }
+
+    public int port(int i) {
+        return ports.get(i);
+    }
+
+    public int size() {
+        return masters;
+    }
+
+    /** From the first node start to {@code cluster_state:ok} on all of them. */
+    public Duration setupTime() {
+        return setupTime;
+    }
+
+    /** A plain connection to master {@code i}; the caller closes it. */
+    public Jedis admin(int i) {
+        return new Jedis("127.0.0.1", ports.get(i), 2000);
+    }
+
+    /** Which master owns {@code key}'s slot, by {@code CLUSTER KEYSLOT} and {@code CLUSTER NODES}. */
+    public int ownerOf(String key) {
+        for (int i = 0; i < masters; i++) {
+            try (Jedis j = admin(i)) {
+                return ownerOf(j.clusterKeySlot(key), j.clusterNodes());
+            } catch (RuntimeException deadNode) {
+                // ask the next one
+            }
+        }
+        throw new IllegalStateException("no node answered CLUSTER KEYSLOT");
+    }
+
+    private int ownerOf(long slot, String nodes) {
+        for (String line : nodes.split("\n")) {
+            String[] f = line.trim().split(" ");
+            if (f.length < 9 || !f[2].contains("master")) {
+                continue;
+            }
+            int port = Integer.parseInt(f[1].substring(f[1].indexOf(':') + 1, f[1].indexOf('@')));
+            for (int k = 8; k < f.length; k++) {
+                if (f[k].startsWith("[")) {
+                    continue; // a slot being migrated or imported
+                }
+                String[] range = f[k].split("-");
+                long lo = Long.parseLong(range[0]);
+                long hi = range.length > 1 ? Long.parseLong(range[1]) : lo;
+                if (slot >= lo && slot <= hi) {
+                    return ports.indexOf(port);
+                }
+            }
+        }
+        throw new IllegalStateException("no master owns slot " + slot + ":\n" + nodes);
+    }
+}
