@@ -7,6 +7,7 @@ import dev.tollgate.redis.RedisClients;
 import dev.tollgate.redis.RedisLink;
 import dev.tollgate.redis.RedisSettings;
 import dev.tollgate.testing.RedisServer;
+import dev.tollgate.testing.Timeouts;
 import java.time.Duration;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -24,7 +25,7 @@ class RedisCountersTest extends CountersContract {
 
     @BeforeAll
     static void connect() {
-        link = RedisClients.create(RedisSettings.of(redis.url(), Duration.ofMillis(250), 32));
+        link = RedisClients.create(RedisSettings.of(redis.url(), Timeouts.GENEROUS, 32));
         counters = RedisCounters.using(link);
     }
 

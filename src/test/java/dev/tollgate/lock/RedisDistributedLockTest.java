@@ -8,6 +8,7 @@ import dev.tollgate.redis.RedisClients;
 import dev.tollgate.redis.RedisLink;
 import dev.tollgate.redis.RedisSettings;
 import dev.tollgate.testing.RedisServer;
+import dev.tollgate.testing.Timeouts;
 import java.time.Duration;
 import java.time.temporal.ChronoUnit;
 import org.junit.jupiter.api.AfterAll;
@@ -27,7 +28,7 @@ class RedisDistributedLockTest extends DistributedLockContract {
 
     @BeforeAll
     static void connect() {
-        link = RedisClients.create(RedisSettings.of(redis.url(), Duration.ofMillis(250), 32));
+        link = RedisClients.create(RedisSettings.of(redis.url(), Timeouts.GENEROUS, 32));
         lock = RedisDistributedLock.using(link);
     }
 

@@ -8,7 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.tollgate.LimitPolicy;
 import dev.tollgate.core.BucketKeys;
 import dev.tollgate.testing.RedisCluster;
-import java.time.Duration;
+import dev.tollgate.testing.Timeouts;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
@@ -35,7 +35,7 @@ class RedisClusterTest {
     static void connect() {
         System.out.println(
                 "cluster of 3 masters ready in " + cluster.setupTime().toMillis() + " ms");
-        link = RedisClients.create(RedisSettings.of(cluster.url(), Duration.ofMillis(250), 32));
+        link = RedisClients.create(RedisSettings.of(cluster.url(), Timeouts.GENEROUS, 32));
         store = RedisTokenBucketStore.using(link);
     }
 

@@ -4,6 +4,7 @@ import dev.tollgate.core.RateLimitStore;
 import dev.tollgate.core.TokenBucketStoreContract;
 import dev.tollgate.testing.RedisCluster;
 import dev.tollgate.testing.TestClock;
+import dev.tollgate.testing.Timeouts;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.AfterAll;
@@ -21,7 +22,7 @@ class RedisClusterTokenBucketStoreTest extends TokenBucketStoreContract {
 
     @BeforeAll
     static void connect() {
-        store = RedisTokenBucketStore.connect(RedisSettings.of(cluster.url(), Duration.ofMillis(250), 32));
+        store = RedisTokenBucketStore.connect(RedisSettings.of(cluster.url(), Timeouts.GENEROUS, 32));
     }
 
     @AfterAll

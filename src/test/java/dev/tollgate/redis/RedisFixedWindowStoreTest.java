@@ -9,6 +9,7 @@ import dev.tollgate.core.FixedWindowStoreContract;
 import dev.tollgate.core.RateLimitStore;
 import dev.tollgate.testing.RedisServer;
 import dev.tollgate.testing.TestClock;
+import dev.tollgate.testing.Timeouts;
 import java.time.Duration;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
@@ -26,7 +27,7 @@ class RedisFixedWindowStoreTest extends FixedWindowStoreContract {
 
     @BeforeAll
     static void connect() {
-        store = RedisFixedWindowStore.connect(RedisSettings.of(redis.url(), Duration.ofMillis(250), 32));
+        store = RedisFixedWindowStore.connect(RedisSettings.of(redis.url(), Timeouts.GENEROUS, 32));
     }
 
     @AfterAll

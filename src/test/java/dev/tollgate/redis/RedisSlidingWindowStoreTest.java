@@ -9,6 +9,7 @@ import dev.tollgate.core.RateLimitStore;
 import dev.tollgate.core.SlidingWindowStoreContract;
 import dev.tollgate.testing.RedisServer;
 import dev.tollgate.testing.TestClock;
+import dev.tollgate.testing.Timeouts;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.AfterAll;
@@ -27,7 +28,7 @@ class RedisSlidingWindowStoreTest extends SlidingWindowStoreContract {
 
     @BeforeAll
     static void connect() {
-        store = RedisSlidingWindowStore.connect(RedisSettings.of(redis.url(), Duration.ofMillis(250), 32));
+        store = RedisSlidingWindowStore.connect(RedisSettings.of(redis.url(), Timeouts.GENEROUS, 32));
     }
 
     @AfterAll

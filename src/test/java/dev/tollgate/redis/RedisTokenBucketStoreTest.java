@@ -10,6 +10,7 @@ import dev.tollgate.core.RateLimitStore;
 import dev.tollgate.core.TokenBucketStoreContract;
 import dev.tollgate.testing.RedisServer;
 import dev.tollgate.testing.TestClock;
+import dev.tollgate.testing.Timeouts;
 import java.time.Duration;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
@@ -27,7 +28,7 @@ class RedisTokenBucketStoreTest extends TokenBucketStoreContract {
 
     @BeforeAll
     static void connect() {
-        store = RedisTokenBucketStore.connect(RedisSettings.of(redis.url(), Duration.ofMillis(250), 32));
+        store = RedisTokenBucketStore.connect(RedisSettings.of(redis.url(), Timeouts.GENEROUS, 32));
     }
 
     @AfterAll

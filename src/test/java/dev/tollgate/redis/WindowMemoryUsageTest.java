@@ -7,6 +7,7 @@ import dev.tollgate.LimitPolicy;
 import dev.tollgate.core.BucketKeys;
 import dev.tollgate.core.RateLimitStore;
 import dev.tollgate.testing.RedisServer;
+import dev.tollgate.testing.Timeouts;
 import java.time.Duration;
 import java.util.function.Function;
 import org.junit.jupiter.api.Test;
@@ -44,7 +45,7 @@ class WindowMemoryUsageTest {
     /** Bytes of one key after {@code calls} admitted calls through a store built by {@code connect}. */
     private static long bytesAfter(Function<RedisSettings, RateLimitStore> connect, int calls) {
         String key = BucketKeys.of("api", "client-" + calls + "-" + System.nanoTime());
-        try (RateLimitStore store = connect.apply(RedisSettings.of(redis.url(), Duration.ofMillis(250), 1));
+        try (RateLimitStore store = connect.apply(RedisSettings.of(redis.url(), Timeouts.GENEROUS, 1));
                 Jedis j = redis.admin()) {
             for (int i = 0; i < calls; i++) {
                 assertTrue(store.tryConsume(POLICY, key).allowed());
