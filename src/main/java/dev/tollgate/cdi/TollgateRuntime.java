@@ -8,13 +8,16 @@ import dev.tollgate.core.LimitSpec;
 import dev.tollgate.core.MicrosClock;
 import dev.tollgate.core.RateLimitStore;
 import dev.tollgate.core.RateLimiter;
+import dev.tollgate.core.RedisUrl;
 import dev.tollgate.core.SettingsReader;
 import dev.tollgate.core.TollgateSettings;
+import dev.tollgate.guard.BreakerState;
 import dev.tollgate.guard.ExecutorCaller;
 import dev.tollgate.guard.FaultTolerantRedisCaller;
 import dev.tollgate.guard.GuardSettings;
 import dev.tollgate.guard.MicroProfileBreaker;
 import dev.tollgate.guard.RedisGuard;
+import dev.tollgate.guard.ShardedGuard;
 import dev.tollgate.memory.InProcessFixedWindowStore;
 import dev.tollgate.memory.InProcessSlidingWindowStore;
 import dev.tollgate.memory.InProcessTokenBucketStore;
@@ -55,7 +58,7 @@ public class TollgateRuntime {
     private TollgateSettings settings;
     private Map<Algorithm, RateLimitStore> stores;
     private RedisLink redis;
-    private RedisGuard guard;
+    private BreakerState guard;
     private RateLimiter limiter;
     private ClientAddresses clientAddresses;
 
@@ -100,7 +103,7 @@ public class TollgateRuntime {
     }
 
     /** The guard around Redis, or empty when limits are kept in process. */
-    public Optional<RedisGuard> guard() {
+    public Optional<BreakerState> guard() {
         settings();
         return Optional.ofNullable(guard);
     }
@@ -117,10 +120,19 @@ public class TollgateRuntime {
                     Algorithm.FIXED_WINDOW, RedisFixedWindowStore.using(redis),
                     Algorithm.SLIDING_WINDOW, RedisSlidingWindowStore.using(redis));
             GuardSettings gs = GuardSettings.defaults(s.budget(), s.poolSize());
-            guard = RedisGuards.forLink(
-                    redis, new ExecutorCaller(gs, new MicroProfileBreaker(faultTolerance)), gs.probeInterval());
+            if (rs.url().kind() == RedisUrl.Kind.CLUSTER) {
+                // Fault Tolerance keeps one breaker per method; a cluster needs one per master.
+                ShardedGuard sharded =
+                        RedisGuards.perMaster(redis, () -> ExecutorCaller.standalone(gs), gs.probeInterval());
+                guard = sharded;
+                bound = sharded;
+            } else {
+                RedisGuard single = RedisGuards.forLink(
+                        redis, new ExecutorCaller(gs, new MicroProfileBreaker(faultTolerance)), gs.probeInterval());
+                guard = single;
+                bound = single;
+            }
             metrics.breakerGauge(guard::isOpen);
-            bound = guard;
             LOG.info(() -> "Tollgate: limits are shared through Redis at " + rs.safeUrl() + " (budget "
                     + s.budget().toMillis() + " ms per check; " + s.limits().size() + " limits: "
                     + s.limits().keySet() + ")");
@@ -138,8 +150,12 @@ public class TollgateRuntime {
 
     @PreDestroy
     synchronized void stop() {
-        if (guard != null) {
-            guard.close();
+        if (guard instanceof AutoCloseable closeable) {
+            try {
+                closeable.close();
+            } catch (Exception e) {
+                LOG.log(java.util.logging.Level.FINE, "Tollgate: closing the guard failed", e);
+            }
         }
         if (stores != null) {
             stores.values().forEach(RateLimitStore::close);

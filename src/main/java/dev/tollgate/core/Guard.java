@@ -13,6 +13,14 @@ public interface Guard {
     /** Runs {@code call}; empty when it failed, timed out or was not attempted. Never throws for the store. */
     <T> Optional<T> call(Callable<T> call);
 
+    /**
+     * Runs {@code call}, which touches {@code storeKey}: a guard over several servers (a Redis
+     * Cluster's masters) breaks per server, so one that is down does not stop the others' decisions.
+     */
+    default <T> Optional<T> call(String storeKey, Callable<T> call) {
+        return call(call);
+    }
+
     /** No guard: for stores in this JVM, which cannot hang. */
     Guard DIRECT = new Guard() {
         @Override

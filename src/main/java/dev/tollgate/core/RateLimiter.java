@@ -44,7 +44,7 @@ public final class RateLimiter {
         if (store == null) {
             throw new IllegalStateException("no store for " + limit.algorithm().configName() + " limits");
         }
-        Decision d = guard.call(() -> store.tryConsume(limit.policy(), key))
+        Decision d = guard.call(key, () -> store.tryConsume(limit.policy(), key))
                 .orElseGet(() -> Decision.degraded(limit.failOpen()));
         listener.onDecision(limit, d, nanoTime.getAsLong() - start);
         return d;

@@ -27,7 +27,7 @@ import java.util.logging.Logger;
  * <p>Logs once when degraded mode starts (WARNING) and once when it ends (INFO, with how many
  * decisions were degraded), never per request.
  */
-public final class RedisGuard implements Guard, AutoCloseable {
+public final class RedisGuard implements Guard, BreakerState, AutoCloseable {
 
     private static final Logger LOG = Logger.getLogger(RedisGuard.class.getName());
 
@@ -87,6 +87,7 @@ public final class RedisGuard implements Guard, AutoCloseable {
     }
 
     /** Whether calls are being answered without asking Redis. */
+    @Override
     public boolean isOpen() {
         return open.get();
     }

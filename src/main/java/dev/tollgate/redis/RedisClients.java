@@ -12,7 +12,7 @@ import redis.clients.jedis.JedisClientConfig;
 import redis.clients.jedis.RedisClient;
 import redis.clients.jedis.RedisClusterClient;
 import redis.clients.jedis.RedisSentinelClient;
-import redis.clients.jedis.UnifiedJedis;
+import redis.clients.jedis.providers.ClusterConnectionProvider;
 
 /**
  * Builds the Jedis client from {@link RedisSettings}, with every wait bounded by the budget: a pooled
@@ -34,11 +34,11 @@ public final class RedisClients {
         return RedisLink.lazy(() -> build(settings), settings.safeUrl());
     }
 
-    private static UnifiedJedis build(RedisSettings settings) {
+    private static RedisLink.Built build(RedisSettings settings) {
         return switch (settings.url().kind()) {
-            case STANDALONE -> standalone(settings);
+            case STANDALONE -> RedisLink.Built.single(standalone(settings));
             case CLUSTER -> cluster(settings);
-            case SENTINEL -> sentinel(settings);
+            case SENTINEL -> RedisLink.Built.single(sentinel(settings));
         };
     }
 
@@ -50,16 +50,21 @@ public final class RedisClients {
                 .build();
     }
 
-    private static RedisClusterClient cluster(RedisSettings settings) {
+    private static RedisLink.Built cluster(RedisSettings settings) {
+        // Our own provider, so that Tollgate can ask it which master owns a slot (one breaker each).
+        ClusterConnectionProvider provider = new ClusterConnectionProvider(
+                hostAndPorts(settings.url()), clientConfig(settings), poolConfig(settings));
         // A timed-out attempt is never repeated: it ends at or after the retry deadline (the budget),
         // and the executor stops there. Redis may yet run a timed-out script, so a repeat could spend twice.
-        return RedisClusterClient.builder()
+        RedisClusterClient client = RedisClusterClient.builder()
                 .nodes(hostAndPorts(settings.url()))
+                .connectionProvider(provider)
                 .clientConfig(clientConfig(settings))
                 .poolConfig(poolConfig(settings))
                 .maxAttempts(CLUSTER_MAX_ATTEMPTS)
                 .maxTotalRetriesDuration(settings.budget())
                 .build();
+        return new RedisLink.Built(client, slot -> String.valueOf(provider.getNode(slot)));
     }
 
     private static RedisSentinelClient sentinel(RedisSettings settings) {

@@ -2,9 +2,11 @@ package dev.tollgate.redis;
 
 import dev.tollgate.guard.BoundedCaller;
 import dev.tollgate.guard.RedisGuard;
+import dev.tollgate.guard.ShardedGuard;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Supplier;
 
 /**
  * A {@link RedisGuard} for a {@link RedisLink}. Its probe reloads every script and then runs one,
@@ -25,6 +27,36 @@ public final class RedisGuards {
 
     public static RedisGuard forLink(RedisLink link, BoundedCaller caller, Duration probeInterval) {
         return new RedisGuard(caller, () -> probe(link), probeInterval, link.description(), System::nanoTime);
+    }
+
+    /**
+     * For a cluster: a guard per master, each with its own caller (so its own breaker) and a probe
+     * that asks that master, on a key it owns.
+     */
+    public static ShardedGuard perMaster(RedisLink link, Supplier<BoundedCaller> callers, Duration probeInterval) {
+        return new ShardedGuard(
+                link::masterOf,
+                master -> new RedisGuard(
+                        callers.get(),
+                        () -> probeMaster(link, master),
+                        probeInterval,
+                        link.description() + " (master " + master + ")",
+                        System::nanoTime));
+    }
+
+    private static Object probeMaster(RedisLink link, String master) {
+        link.loadScripts();
+        return link.eval(PROBE, List.of(probeKeyOn(link, master)), List.of());
+    }
+
+    /** A probe key that {@code master} owns now; any probe key while the topology is unknown. */
+    static String probeKeyOn(RedisLink link, String master) {
+        for (int n = 0; n < 16_384; n++) {
+            if (link.masterOf(probeKey(n)).equals(master)) {
+                return probeKey(n);
+            }
+        }
+        return probeKey(0);
     }
 
     /** What the background probe asks; exposed for tests. */

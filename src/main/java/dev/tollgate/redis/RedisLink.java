@@ -2,6 +2,7 @@ package dev.tollgate.redis;
 
 import java.net.SocketTimeoutException;
 import java.util.List;
+import java.util.function.IntFunction;
 import java.util.function.Supplier;
 import redis.clients.jedis.CommandArguments;
 import redis.clients.jedis.Connection;
@@ -12,6 +13,7 @@ import redis.clients.jedis.RedisSentinelClient;
 import redis.clients.jedis.UnifiedJedis;
 import redis.clients.jedis.exceptions.JedisConnectionException;
 import redis.clients.jedis.exceptions.JedisException;
+import redis.clients.jedis.util.JedisClusterCRC16;
 import redis.clients.jedis.util.Pool;
 
 /**
@@ -31,26 +33,49 @@ import redis.clients.jedis.util.Pool;
  */
 public final class RedisLink implements AutoCloseable {
 
-    private final Supplier<UnifiedJedis> factory;
+    private final Supplier<Built> factory;
     private final String description;
     private volatile Client client;
 
-    /** A built client and how to retry a broken connection on it (null: do not). */
-    private record Client(UnifiedJedis jedis, Runnable dropIdleConnections) {}
+    /**
+     * A client as built: the Jedis client, and for a cluster which master owns a slot.
+     *
+     * @param masterOfSlot the {@code host:port} owning a slot; for one server always {@code ""}
+     */
+    public record Built(UnifiedJedis jedis, IntFunction<String> masterOfSlot) {
 
-    private RedisLink(Supplier<UnifiedJedis> factory, String description) {
+        /** A client of one server (or of whichever master Sentinel names). */
+        public static Built single(UnifiedJedis jedis) {
+            return new Built(jedis, slot -> "");
+        }
+    }
+
+    /** A built client and how to retry a broken connection on it (null: do not). */
+    private record Client(Built built, Runnable dropIdleConnections) {
+
+        UnifiedJedis jedis() {
+            return built.jedis();
+        }
+    }
+
+    private RedisLink(Supplier<Built> factory, String description) {
         this.factory = factory;
         this.description = description;
     }
 
     /** Wraps a client the caller built. */
     public static RedisLink of(UnifiedJedis jedis, String description) {
-        return new RedisLink(() -> jedis, description);
+        return new RedisLink(() -> Built.single(jedis), description);
     }
 
     /** A link whose client {@code factory} builds on first use. */
-    public static RedisLink lazy(Supplier<UnifiedJedis> factory, String description) {
+    public static RedisLink lazy(Supplier<Built> factory, String description) {
         return new RedisLink(factory, description);
+    }
+
+    /** The master that owns {@code key}: {@code host:port} in a cluster, {@code ""} otherwise. */
+    public String masterOf(String key) {
+        return client().built().masterOfSlot().apply(JedisClusterCRC16.getSlot(key));
     }
 
     private Client client() {
@@ -60,8 +85,8 @@ public final class RedisLink implements AutoCloseable {
                 c = client;
                 if (c == null) {
                     try {
-                        UnifiedJedis jedis = factory.get();
-                        c = new Client(jedis, retryFor(jedis));
+                        Built built = factory.get();
+                        c = new Client(built, retryFor(built.jedis()));
                     } catch (RuntimeException e) {
                         throw e instanceof JedisException je
                                 ? je
