@@ -57,7 +57,7 @@ class LazyClientTest {
                     if (builds.incrementAndGet() == 1) {
                         throw new IllegalStateException("no seed answered");
                     }
-                    return RedisClient.create("127.0.0.1", redis.port());
+                    return RedisLink.Built.single(RedisClient.create("127.0.0.1", redis.port()));
                 },
                 "test");
         try (link) {
