@@ -8,7 +8,9 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
@@ -72,6 +74,56 @@ class ExperimentsQuickIT {
         assertEquals(2.0, roundTrips(counts, "naive", "spread"), 1e-9, "HMGET and HSET");
         assertTrue(roundTrips(counts, "Bucket4j", "spread") >= 2.0, "compare-and-swap needs a read and a write");
         for (String f : List.of("bench.md", "bench-latency.png", "bench-throughput.png")) {
+            assertTrue(Files.size(out.resolve(f)) > 0, f);
+        }
+    }
+
+    @Test
+    void outageQuickModeShowsTheBreakerSparingChecksFromAHungRedis() throws Exception {
+        Path out = OUT.resolve("outage");
+        run("outage", out);
+        double budgetUs = 250_000;
+        List<String[]> checks = csv(out.resolve("outage.csv"));
+        // phase,index,latency_us,outcome,degraded,breaker_open_after
+        assertEquals(6 * 20, checks.size(), "20 checks in each of six phases");
+        for (String[] r : checks) {
+            double us = Double.parseDouble(r[2]);
+            String row = String.join(",", r);
+            assertTrue(us < 2 * budgetUs, "no check takes twice the budget: " + row);
+            switch (r[0]) {
+                case "healthy", "restarted", "resumed" -> assertEquals("redis-allowed", r[3], row);
+                case "dead", "hung-breaker-on" -> assertEquals("degraded-allowed", r[3], "fail-open: " + row);
+                case "hung-breaker-off" -> {
+                    assertEquals("degraded-allowed", r[3], row);
+                    // The article's row: with no breaker, every check on a hung Redis waits out the budget.
+                    assertTrue(us >= 200_000, "a breaker that never opens pays ~the budget every check: " + row);
+                }
+                default -> throw new AssertionError("unknown phase: " + row);
+            }
+        }
+        Map<String, String[]> phases = new HashMap<>();
+        for (String[] r : csv(out.resolve("outage-phases.csv"))) {
+            phases.put(r[0], r);
+        }
+        // phase,checks,p50_us,p99_us,max_us,at_or_over_budget,...,breaker_open_after_check(10),fault_ms,
+        // recovery_ms(12),first_check_us,first_check_outcome(14),probes,monotonic_ms,wall_ms,clock_gap_ms
+        assertEquals(20, Integer.parseInt(phases.get("hung-breaker-off")[5]), "breaker off: all 20 pay the budget");
+        // Three failures open the breaker. A timed-out check's failure is counted when its worker's socket
+        // read times out, just after the caller's budget ran out, so the next check may still get through:
+        // at most one more than the threshold pays the budget, and none after the breaker is open.
+        int paid = Integer.parseInt(phases.get("hung-breaker-on")[5]);
+        assertTrue(paid <= 4, "breaker on: at most 3 (+1 in flight) checks pay the budget, not " + paid);
+        assertTrue(Integer.parseInt(phases.get("hung-breaker-on")[10]) <= 4, "the breaker opened within 5 checks");
+        assertTrue(
+                Double.parseDouble(phases.get("dead")[2]) < Double.parseDouble(phases.get("healthy")[2]),
+                "the article's dead row: with the breaker open a dead Redis is cheaper than a healthy one");
+        for (String phase : List.of("restarted", "resumed")) {
+            String[] r = phases.get(phase);
+            assertTrue(!r[12].isEmpty() && !r[12].equals("none"), phase + ": the guard closed by itself: " + r[12]);
+            assertTrue(Double.parseDouble(r[12]) < 2_000, phase + ": recovered within 2 s: " + r[12] + " ms");
+            assertEquals("redis-allowed", r[14], phase + ": the first check after recovery asked Redis");
+        }
+        for (String f : List.of("outage.md", "outage.png")) {
             assertTrue(Files.size(out.resolve(f)) > 0, f);
         }
     }

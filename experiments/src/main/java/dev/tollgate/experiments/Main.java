@@ -2,10 +2,11 @@ package dev.tollgate.experiments;
 
 import dev.tollgate.experiments.bench.BenchExperiment;
 import dev.tollgate.experiments.http.HttpOverhead;
+import dev.tollgate.experiments.outage.OutageExperiment;
 import dev.tollgate.experiments.race.RaceExperiment;
 import java.util.Arrays;
 
-/** {@code java -jar experiments.jar race|bench|http [options]}; use {@code experiments/run}, which builds first. */
+/** {@code java -jar experiments.jar race|bench|http|outage [options]}; use {@code experiments/run}, which builds first. */
 public final class Main {
 
     private Main() {}
@@ -17,8 +18,9 @@ public final class Main {
             case "race" -> RaceExperiment.main(rest);
             case "bench" -> BenchExperiment.main(rest);
             case "http" -> HttpOverhead.main(rest);
+            case "outage" -> OutageExperiment.main(rest);
             default -> {
-                System.err.println("usage: experiments/run race|bench [--quick] [--out DIR]");
+                System.err.println("usage: experiments/run race|bench|outage [--quick] [--out DIR]");
                 System.err.println("       experiments/run http BASE_URL [--quick] [--out DIR]");
                 System.exit(2);
             }

@@ -17,13 +17,15 @@ import redis.clients.jedis.Jedis;
 public final class LocalRedis implements AutoCloseable {
 
     private final int port;
-    private final Process process;
     private final Path dir;
+    private final List<String> command;
+    private Process process;
 
-    private LocalRedis(int port, Process process, Path dir) {
+    private LocalRedis(int port, Process process, Path dir, List<String> command) {
         this.port = port;
         this.process = process;
         this.dir = dir;
+        this.command = command;
     }
 
     public static LocalRedis start() throws IOException, InterruptedException {
@@ -50,13 +52,69 @@ public final class LocalRedis implements AutoCloseable {
                 "no",
                 "--dir",
                 dir.toString()));
-        Process p = new ProcessBuilder(cmd)
-                .redirectErrorStream(true)
-                .redirectOutput(dir.resolve("redis.log").toFile())
-                .start();
-        LocalRedis redis = new LocalRedis(port, p, dir);
+        LocalRedis redis = new LocalRedis(port, launch(cmd, dir), dir, List.copyOf(cmd));
         redis.awaitPing();
         return redis;
+    }
+
+    private static Process launch(List<String> cmd, Path dir) throws IOException {
+        return new ProcessBuilder(cmd)
+                .redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.appendTo(
+                        dir.resolve("redis.log").toFile()))
+                .start();
+    }
+
+    /** SIGKILL: the process is gone, its connections are reset and new ones refused. */
+    public synchronized void kill() throws InterruptedException {
+        if (process.isAlive()) {
+            process.destroyForcibly(); // SIGKILL on Linux
+            process.waitFor(10, TimeUnit.SECONDS);
+        }
+    }
+
+    /**
+     * A new process on the same port after {@link #kill()}, as a restart by hand or by a supervisor:
+     * every key and the script cache are gone. Returns once it answers PING.
+     */
+    public synchronized void restart() throws IOException, InterruptedException {
+        kill();
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (!portFree() && System.nanoTime() < deadline) {
+            Thread.sleep(10);
+        }
+        process = launch(command, dir);
+        awaitPing();
+    }
+
+    /** SIGSTOP: the process is frozen; the kernel keeps its connections open and accepts new ones. */
+    public synchronized void pause() throws IOException, InterruptedException {
+        signal("STOP");
+    }
+
+    /** SIGCONT after {@link #pause()}. */
+    public synchronized void resume() throws IOException, InterruptedException {
+        signal("CONT");
+    }
+
+    private void signal(String name) throws IOException, InterruptedException {
+        if (!process.isAlive()) {
+            throw new IOException("redis-server is not running");
+        }
+        Process kill = new ProcessBuilder("kill", "-" + name, Long.toString(process.pid())).start();
+        if (!kill.waitFor(5, TimeUnit.SECONDS) || kill.exitValue() != 0) {
+            throw new IOException("kill -" + name + " " + process.pid() + " failed");
+        }
+    }
+
+    private boolean portFree() {
+        try (ServerSocket s = new ServerSocket()) {
+            s.setReuseAddress(true);
+            s.bind(new java.net.InetSocketAddress(InetAddress.getLoopbackAddress(), port), 1);
+            return true;
+        } catch (IOException e) {
+            return false;
+        }
     }
 
     public int port() {
@@ -84,7 +142,16 @@ public final class LocalRedis implements AutoCloseable {
     }
 
     @Override
-    public void close() {
+    public synchronized void close() {
+        try {
+            if (process.isAlive()) {
+                signal("CONT"); // a stopped process would not act on SIGTERM
+            }
+        } catch (IOException e) {
+            // destroyForcibly below still ends it
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
         process.destroy();
         try {
             if (!process.waitFor(5, TimeUnit.SECONDS)) {

@@ -1,0 +1,234 @@
+package dev.tollgate.experiments.outage;
+
+import dev.tollgate.Decision;
+import dev.tollgate.LimitPolicy;
+import dev.tollgate.core.DecisionListener;
+import dev.tollgate.core.Guard;
+import dev.tollgate.core.KeySpec;
+import dev.tollgate.core.LimitSpec;
+import dev.tollgate.core.RateLimiter;
+import dev.tollgate.experiments.common.Environment;
+import dev.tollgate.experiments.common.LocalRedis;
+import dev.tollgate.experiments.common.Options;
+import dev.tollgate.guard.CircuitBreaker;
+import dev.tollgate.guard.ExecutorCaller;
+import dev.tollgate.guard.GuardSettings;
+import dev.tollgate.guard.RedisGuard;
+import dev.tollgate.redis.RedisClients;
+import dev.tollgate.redis.RedisGuards;
+import dev.tollgate.redis.RedisLink;
+import dev.tollgate.redis.RedisSettings;
+import dev.tollgate.redis.RedisTokenBucketStore;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+import java.util.concurrent.locks.LockSupport;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+/**
+ * The article's outage experiment against Tollgate's guard: sequential checks through one {@link
+ * RateLimiter} while one redis-server process is healthy, SIGKILLed, restarted on the same port,
+ * SIGSTOPped (first with a breaker that never opens, the article's situation, then with Tollgate's
+ * breaker) and SIGCONTed. Every check is timed with {@link System#nanoTime()}; each phase also
+ * compares its monotonic and wall-clock durations, since a machine that sleeps stalls every timer.
+ */
+public final class OutageExperiment {
+
+    static final Duration BUDGET = Duration.ofMillis(250);
+    /** Tollgate's default {@code tollgate.redis.pool-size}: connections, and the guard's worker threads. */
+    static final int POOL = 16;
+    /** A bucket that never runs dry during the run: every non-degraded decision is an allow. */
+    static final LimitSpec LIMIT = new LimitSpec(
+            LimitPolicy.of("outage", 1_000_000_000L, 1_000_000L, Duration.ofSeconds(1)), new KeySpec.Global(), true);
+
+    static final Duration RECOVERY_LIMIT = Duration.ofSeconds(10);
+
+    /** One check: its phase, its index in the phase, how long it took, its decision, the breaker after it. */
+    record Check(Phase phase, int index, long nanos, boolean allowed, boolean degraded, boolean guardOpenAfter) {
+        String outcome() {
+            return (degraded ? "degraded-" : "redis-") + (allowed ? "allowed" : "denied");
+        }
+    }
+
+    /**
+     * One phase.
+     *
+     * @param faultNanos how long causing or ending the fault took (kill, restart until PING, a signal)
+     * @param recoveryNanos from the fault's end until the breaker-on guard let checks through again,
+     *     polled without making checks; 0 when it was not open; -1 when it did not recover in time
+     * @param openedAfter the index of the check after which the breaker-on guard was open, or -1
+     * @param probes background probes the breaker-on guard sent during the phase
+     */
+    record PhaseRun(
+            Phase phase,
+            List<Check> checks,
+            long faultNanos,
+            long recoveryNanos,
+            int openedAfter,
+            long probes,
+            long monoNanos,
+            long wallNanos) {
+
+        /** Wall-clock time minus monotonic time over the phase: a machine that slept shows seconds here. */
+        long clockGapNanos() {
+            return wallNanos - monoNanos;
+        }
+    }
+
+    private OutageExperiment() {}
+
+    public static void main(String[] args) throws Exception {
+        Options options = Options.parse(args, Path.of("results"));
+        int checks = options.quick() ? 20 : 300;
+        int warmup = options.quick() ? 50 : 500;
+        Files.createDirectories(options.out());
+        // The guard logs once per outage and once per recovery; keep the experiment's output its own.
+        Logger.getLogger("dev.tollgate").setLevel(Level.SEVERE);
+
+        try (LocalRedis redis = LocalRedis.start()) {
+            Map<String, String> env = Environment.describe(redis);
+            env.put("budget", BUDGET.toMillis() + " ms (connect and socket timeouts too, as in a server)");
+            env.put("pool", POOL + " connections, " + POOL + " guard workers (Tollgate's default pool size)");
+            System.out.printf(
+                    "outage: %d sequential checks per phase, budget %d ms; Redis %s on port %d (pid stays the same"
+                            + " except across the restart)%n",
+                    checks, BUDGET.toMillis(), redis.version(), redis.port());
+            Instant runWall = Instant.now();
+            long runMono = System.nanoTime();
+            List<PhaseRun> runs = run(redis, checks, warmup);
+            long runWallNanos = Duration.between(runWall, Instant.now()).toNanos();
+            long runMonoNanos = System.nanoTime() - runMono;
+            env.put("load average at end", Environment.loadAverage());
+            env.put(
+                    "run duration",
+                    String.format(
+                            "%.1f s monotonic (System.nanoTime), %.1f s wall clock (Instant)",
+                            runMonoNanos / 1e9, runWallNanos / 1e9));
+            OutageReport.write(options.out(), env, checks, warmup, runs, runWallNanos - runMonoNanos);
+            System.out.println(
+                    "outage: wrote outage.csv, outage-phases.csv, outage.md and outage.png to " + options.out());
+        }
+    }
+
+    private static List<PhaseRun> run(LocalRedis redis, int checks, int warmup) throws Exception {
+        GuardSettings defaults = GuardSettings.defaults(BUDGET, POOL);
+        try (RedisLink link = RedisClients.create(RedisSettings.of(redis.url(), BUDGET, POOL));
+                RedisGuard breakerOn =
+                        RedisGuards.forLink(link, ExecutorCaller.standalone(defaults), defaults.probeInterval());
+                RedisGuard breakerOff = RedisGuards.forLink(
+                        link,
+                        new ExecutorCaller(
+                                defaults,
+                                new CircuitBreaker(Integer.MAX_VALUE, defaults.breakerDelay(), System::nanoTime)),
+                        defaults.probeInterval())) {
+            SwitchedGuard guard = new SwitchedGuard(breakerOn);
+            RateLimiter limiter =
+                    new RateLimiter(RedisTokenBucketStore.using(link), guard, DecisionListener.NONE, System::nanoTime);
+
+            // Unrecorded: JIT, connections and both guards' worker threads warm before the first phase.
+            for (int i = 0; i < warmup; i++) {
+                guard.use(i % 2 == 0 ? breakerOn : breakerOff);
+                requireNotDegraded(limiter.check(LIMIT, "warm-up"), "warm-up");
+            }
+
+            List<PhaseRun> runs = new ArrayList<>();
+            for (Phase phase : Phase.values()) {
+                Instant wall0 = Instant.now();
+                long mono0 = System.nanoTime();
+                long probes0 = breakerOn.probesSent();
+                long fault0 = System.nanoTime();
+                switch (phase) {
+                    case HEALTHY -> {}
+                    case DEAD -> redis.kill();
+                    case RESTARTED -> redis.restart();
+                    case HUNG_BREAKER_OFF -> redis.pause();
+                    case HUNG_BREAKER_ON -> {}
+                    case RESUMED -> redis.resume();
+                }
+                long faultNanos = System.nanoTime() - fault0;
+                guard.use(phase == Phase.HUNG_BREAKER_OFF ? breakerOff : breakerOn);
+                long recovery = phase == Phase.RESTARTED || phase == Phase.RESUMED ? awaitClosed(breakerOn) : 0;
+
+                List<Check> done = new ArrayList<>(checks);
+                int openedAfter = -1;
+                for (int i = 0; i < checks; i++) {
+                    long start = System.nanoTime();
+                    Decision d = limiter.check(LIMIT, "client");
+                    long took = System.nanoTime() - start;
+                    boolean open = breakerOn.isOpen();
+                    if (open && openedAfter < 0) {
+                        openedAfter = i;
+                    }
+                    done.add(new Check(phase, i, took, d.allowed(), d.degraded(), open));
+                }
+                long monoNanos = System.nanoTime() - mono0;
+                long wallNanos = Duration.between(wall0, Instant.now()).toNanos();
+                PhaseRun r = new PhaseRun(
+                        phase,
+                        List.copyOf(done),
+                        faultNanos,
+                        recovery,
+                        openedAfter,
+                        breakerOn.probesSent() - probes0,
+                        monoNanos,
+                        wallNanos);
+                runs.add(r);
+                System.out.println(OutageReport.progressLine(r));
+            }
+            return runs;
+        } finally {
+            try {
+                redis.resume(); // whatever happened, never leave a stopped process behind
+            } catch (java.io.IOException notRunning) {
+                // killed and not restarted: nothing to resume
+            }
+        }
+    }
+
+    /** Polls (no checks) until the guard lets checks through again; the time from now, 0, or -1. */
+    private static long awaitClosed(RedisGuard guard) {
+        long start = System.nanoTime();
+        if (!guard.isOpen()) {
+            return 0;
+        }
+        long deadline = start + RECOVERY_LIMIT.toNanos();
+        while (guard.isOpen()) {
+            if (System.nanoTime() > deadline) {
+                return -1;
+            }
+            LockSupport.parkNanos(100_000);
+        }
+        return Math.max(1, System.nanoTime() - start);
+    }
+
+    private static void requireNotDegraded(Decision d, String when) {
+        if (d.degraded()) {
+            throw new IllegalStateException("a degraded decision during " + when + ": Redis is not healthy");
+        }
+    }
+
+    /** The one limiter's guard: Tollgate's default, or the breaker that never opens for one phase. */
+    private static final class SwitchedGuard implements Guard {
+        private volatile Guard current;
+
+        SwitchedGuard(Guard initial) {
+            this.current = initial;
+        }
+
+        void use(Guard guard) {
+            current = guard;
+        }
+
+        @Override
+        public <T> Optional<T> call(Callable<T> call) {
+            return current.call(call);
+        }
+    }
+}
