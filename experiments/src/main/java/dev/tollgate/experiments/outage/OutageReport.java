@@ -44,7 +44,7 @@ final class OutageReport {
         }
         Files.writeString(out.resolve("outage.csv"), csv);
 
-        StringBuilder phases = new StringBuilder("phase,checks,p50_us,p99_us,max_us,at_or_over_budget,redis_allowed,"
+        StringBuilder phases = new StringBuilder("phase,checks,p50_us,p99_us,max_us,paid_timeout,redis_allowed,"
                 + "redis_denied,degraded_allowed,degraded_denied,breaker_open_after_check,fault_ms,recovery_ms,"
                 + "first_check_us,first_check_outcome,probes,monotonic_ms,wall_ms,clock_gap_ms\n");
         for (PhaseRun r : runs) {
@@ -80,7 +80,7 @@ final class OutageReport {
     static String progressLine(PhaseRun r) {
         return String.format(
                 Locale.ROOT,
-                "%-17s p50 %9s  p99 %9s  max %9s  >=budget %3d  redis-allowed %3d  degraded %3d  recovery %s%s",
+                "%-17s p50 %9s  p99 %9s  max %9s  waited %3d  redis-allowed %3d  degraded %3d  recovery %s%s",
                 r.phase().id,
                 ms(pct(r, 50)),
                 ms(pct(r, 99)),
@@ -106,8 +106,9 @@ final class OutageReport {
                 checks,
                 OutageExperiment.BUDGET.toMillis(),
                 warmup));
-        md.append("| phase | p50 | p99 | max | checks ≥ budget | Redis-allowed | degraded-allowed | degraded-denied"
-                        + " | breaker open after check # | recovery (no checks) | first check | article |\n")
+        md.append(
+                        "| phase | p50 | p99 | max | checks that waited out a timeout (≥ 80% of budget) | Redis-allowed | degraded-allowed | degraded-denied"
+                                + " | breaker open after check # | recovery (no checks) | first check | article |\n")
                 .append("|---|---|---|---|---|---|---|---|---|---|---|---|\n");
         for (PhaseRun r : runs) {
             Check first = r.checks().get(0);
@@ -233,9 +234,13 @@ final class OutageReport {
         return p >= 100 ? v[v.length - 1] : Stats.percentile(v, p);
     }
 
+    /**
+     * Checks that waited out a timeout: Redis I/O gives up at 90% of the budget (so the breaker counts
+     * the failure before the next check), the caller at the budget; 80% separates them from the rest.
+     */
     static long overBudget(PhaseRun r) {
-        long budget = OutageExperiment.BUDGET.toNanos();
-        return r.checks().stream().filter(c -> c.nanos() >= budget).count();
+        long waited = OutageExperiment.BUDGET.toNanos() * 8 / 10;
+        return r.checks().stream().filter(c -> c.nanos() >= waited).count();
     }
 
     static long count(PhaseRun r, String outcome) {
