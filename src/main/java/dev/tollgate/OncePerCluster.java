@@ -22,7 +22,8 @@ import java.lang.annotation.Target;
  * {@code void}. The lock <b>fails closed</b>: when Redis cannot be asked, no server runs the job; each
  * skipped run logs a WARNING naming the lock and counts {@code tollgate_lock_unavailable_total}.
  *
- * <p>Every member can be overridden through MicroProfile Config, read on the method's first run:
+ * <p>Every member can be overridden through MicroProfile Config, and is checked while the application
+ * deploys (a bad value fails the deployment, naming the method or property):
  * {@code tollgate.locks.<name>.ttl} and {@code tollgate.locks.<name>.at-least}. Durations are written
  * {@code 500ms}, {@code 30s}, {@code 5m}, {@code 1h}, {@code 1d} or ISO-8601 ({@code PT1H}).
  *

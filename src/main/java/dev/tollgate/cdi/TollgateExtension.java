@@ -1,10 +1,13 @@
 package dev.tollgate.cdi;
 
+import dev.tollgate.OncePerCluster;
 import dev.tollgate.RateLimited;
 import dev.tollgate.TollgateConfigException;
 import dev.tollgate.core.KeySpec;
+import dev.tollgate.core.PropertySource;
 import dev.tollgate.core.SettingsReader;
 import dev.tollgate.core.TollgateSettings;
+import dev.tollgate.lock.LockSpecs;
 import jakarta.enterprise.event.Observes;
 import jakarta.enterprise.inject.spi.AfterDeploymentValidation;
 import jakarta.enterprise.inject.spi.AnnotatedMethod;
@@ -13,7 +16,9 @@ import jakarta.enterprise.inject.spi.BeanManager;
 import jakarta.enterprise.inject.spi.Extension;
 import jakarta.enterprise.inject.spi.ProcessAnnotatedType;
 import jakarta.enterprise.inject.spi.WithAnnotations;
+import java.lang.reflect.Method;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -21,13 +26,34 @@ import org.eclipse.microprofile.config.ConfigProvider;
 
 /**
  * Validates Tollgate's configuration while the application deploys: every setting, every limit named
- * by a {@link RateLimited} annotation, every {@code KeyResolver} bean named by a {@code key} setting.
+ * by a {@link RateLimited} annotation, every {@code KeyResolver} bean named by a {@code key} setting,
+ * every {@link OncePerCluster} job's name, ttl and at-least (with their {@code tollgate.locks.*} overrides).
  * Any problem fails the deployment with a message naming the property or the annotated method.
  */
 public class TollgateExtension implements Extension {
 
     /** Where each limit name is used: "class#method" to names. */
     private final Map<String, String[]> usages = new TreeMap<>();
+
+    /** Methods guarded by {@link OncePerCluster}, with their annotation (the method's or its type's). */
+    private final Map<Method, OncePerCluster> jobs = new LinkedHashMap<>();
+
+    void collectJobs(@Observes @WithAnnotations(OncePerCluster.class) ProcessAnnotatedType<?> event) {
+        AnnotatedType<?> type = event.getAnnotatedType();
+        if (type.isAnnotationPresent(jakarta.interceptor.Interceptor.class)) {
+            return;
+        }
+        OncePerCluster onType = type.getAnnotation(OncePerCluster.class);
+        for (AnnotatedMethod<?> m : type.getMethods()) {
+            OncePerCluster a = m.getAnnotation(OncePerCluster.class);
+            if (a == null && onType != null && m.getJavaMember().getDeclaringClass() == type.getJavaClass()) {
+                a = onType;
+            }
+            if (a != null) {
+                jobs.put(m.getJavaMember(), a);
+            }
+        }
+    }
 
     void collect(@Observes @WithAnnotations(RateLimited.class) ProcessAnnotatedType<?> event) {
         AnnotatedType<?> type = event.getAnnotatedType();
@@ -48,14 +74,29 @@ public class TollgateExtension implements Extension {
     }
 
     void validate(@Observes AfterDeploymentValidation event, BeanManager beans) {
-        TollgateSettings settings;
+        PropertySource properties = new MicroProfilePropertySource(ConfigProvider.getConfig());
+        List<String> problems = new ArrayList<>();
         try {
-            settings = SettingsReader.read(new MicroProfilePropertySource(ConfigProvider.getConfig()));
+            TollgateSettings settings = SettingsReader.read(properties);
+            problems.addAll(problems(settings, usages));
+            problems.addAll(missingResolvers(settings, beans));
         } catch (TollgateConfigException e) {
-            event.addDeploymentProblem(e);
-            return;
+            problems.addAll(e.problems());
         }
-        List<String> problems = problems(settings, usages);
+        jobs.forEach((method, annotation) -> {
+            try {
+                new LockSpecs(properties).of(annotation, method);
+            } catch (TollgateConfigException e) {
+                problems.add(e.getMessage());
+            }
+        });
+        if (!problems.isEmpty()) {
+            event.addDeploymentProblem(TollgateConfigException.of(problems));
+        }
+    }
+
+    private static List<String> missingResolvers(TollgateSettings settings, BeanManager beans) {
+        List<String> problems = new ArrayList<>();
         settings.limits().values().forEach(limit -> {
             if (limit.key() instanceof KeySpec.Bean b
                     && beans.getBeans(b.name()).isEmpty()) {
@@ -64,10 +105,7 @@ public class TollgateExtension implements Extension {
                         + " no bean is named '" + b.name() + "')");
             }
         });
-        if (!problems.isEmpty()) {
-            event.addDeploymentProblem(
-                    new TollgateConfigException("Invalid Tollgate configuration:\n  " + String.join("\n  ", problems)));
-        }
+        return problems;
     }
 
     /** What is wrong with the annotations given the settings; empty when nothing is. */

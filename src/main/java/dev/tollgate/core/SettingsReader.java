@@ -69,7 +69,7 @@ public final class SettingsReader {
         Map<String, LimitSpec> limits = readLimits(failOpen);
         HttpSettings http = readHttp();
         if (!errors.isEmpty()) {
-            throw new TollgateConfigException("Invalid Tollgate configuration:\n  " + String.join("\n  ", errors));
+            throw TollgateConfigException.of(errors);
         }
         return new TollgateSettings(url, budget, pool, failOpen, limits, http);
     }

@@ -47,7 +47,8 @@ class BadConfigIT {
                         "-Dtollgate.limits.demo-user.cost=9",
                         "-Dtollgate.limits.demo-ejb.capcity=5",
                         "-Dtollgate.http.limits=demo,ghost",
-                        "-Dtollgate.redis.url=http://127.0.0.1:6379"));
+                        "-Dtollgate.redis.url=http://127.0.0.1:6379",
+                        "-Dtollgate.locks.demo-report.ttl=forever"));
         Path messages = dir.resolve("logs/messages.log");
         Files.deleteIfExists(messages);
         run("start", SERVER);
@@ -104,6 +105,11 @@ class BadConfigIT {
     @Test
     void badRedisUrlIsNamed() {
         assertTrue(log.contains("tollgate.redis.url=http://127.0.0.1:6379 (expected redis://"), log);
+    }
+
+    @Test
+    void badLockOverrideIsNamed() {
+        assertTrue(log.contains("tollgate.locks.demo-report.ttl=forever (expected a duration such as"), log);
     }
 
     private static void run(String... args) throws IOException, InterruptedException {
