@@ -5,11 +5,11 @@ import java.util.Optional;
 import org.eclipse.microprofile.config.Config;
 
 /** MicroProfile Config as Tollgate's {@link PropertySource}: files, system properties, environment. */
-final class MicroProfilePropertySource implements PropertySource {
+public final class MicroProfilePropertySource implements PropertySource {
 
     private final Config config;
 
-    MicroProfilePropertySource(Config config) {
+    public MicroProfilePropertySource(Config config) {
         this.config = config;
     }
 

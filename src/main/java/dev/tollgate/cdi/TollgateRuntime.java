@@ -55,7 +55,9 @@ public class TollgateRuntime {
     @Inject
     TollgateMetrics metrics;
 
-    private TollgateSettings settings;
+    /** Written once, after everything start() builds: reading it publishes those too. */
+    private volatile TollgateSettings settings;
+
     private Map<Algorithm, RateLimitStore> stores;
     private RedisLink redis;
     private BreakerState guard;
@@ -67,7 +69,13 @@ public class TollgateRuntime {
     }
 
     /** The validated settings; the first call reads them and builds everything else. */
-    public synchronized TollgateSettings settings() {
+    public TollgateSettings settings() {
+        TollgateSettings s = settings;
+        return s != null ? s : readOnce();
+    }
+
+    // Every check asks for the settings: no lock once they are read.
+    private synchronized TollgateSettings readOnce() {
         if (settings == null) {
             TollgateSettings read = SettingsReader.read(new MicroProfilePropertySource(ConfigProvider.getConfig()));
             start(read);

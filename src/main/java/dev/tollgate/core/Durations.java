@@ -34,6 +34,18 @@ public final class Durations {
         }
     }
 
+    /**
+     * {@code d} in whole milliseconds, rounded up, as Redis takes an expiry; {@link
+     * IllegalArgumentException} naming {@code what} unless &gt; 0.
+     */
+    public static long positiveMillis(String what, Duration d) {
+        if (d == null || d.isNegative() || d.isZero()) {
+            throw new IllegalArgumentException(what + ": ttl must be > 0, but was " + d);
+        }
+        long ms = d.toMillis();
+        return d.equals(Duration.ofMillis(ms)) ? ms : ms + 1;
+    }
+
     /** The shortest of the forms above that says {@code d} exactly. */
     public static String format(Duration d) {
         if (d.toNanosPart() % 1_000_000 != 0) {

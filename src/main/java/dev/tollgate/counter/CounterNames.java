@@ -1,5 +1,6 @@
 package dev.tollgate.counter;
 
+import dev.tollgate.core.Durations;
 import java.time.Duration;
 import java.util.regex.Pattern;
 
@@ -19,10 +20,6 @@ final class CounterNames {
     }
 
     static long ttlMillis(String name, Duration ttl) {
-        if (ttl == null || ttl.isNegative() || ttl.isZero()) {
-            throw new IllegalArgumentException("counter '" + name + "': ttl must be > 0, but was " + ttl);
-        }
-        long ms = ttl.toMillis();
-        return ttl.equals(Duration.ofMillis(ms)) ? ms : ms + 1;
+        return Durations.positiveMillis("counter '" + name + "'", ttl);
     }
 }

@@ -1,5 +1,6 @@
 package dev.tollgate.lock;
 
+import dev.tollgate.core.Durations;
 import java.time.Duration;
 import java.util.regex.Pattern;
 
@@ -30,10 +31,6 @@ final class LockNames {
 
     /** {@code ttl} in whole milliseconds, rounded up; {@link IllegalArgumentException} unless &gt; 0. */
     static long ttlMillis(String name, Duration ttl) {
-        if (ttl == null || ttl.isNegative() || ttl.isZero()) {
-            throw new IllegalArgumentException("lock '" + name + "': ttl must be > 0, but was " + ttl);
-        }
-        long ms = ttl.toMillis();
-        return ttl.equals(Duration.ofMillis(ms)) ? ms : ms + 1;
+        return Durations.positiveMillis("lock '" + name + "'", ttl);
     }
 }

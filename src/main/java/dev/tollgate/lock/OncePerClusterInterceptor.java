@@ -2,7 +2,7 @@ package dev.tollgate.lock;
 
 import dev.tollgate.OncePerCluster;
 import dev.tollgate.TollgateConfigException;
-import dev.tollgate.core.PropertySource;
+import dev.tollgate.cdi.MicroProfilePropertySource;
 import jakarta.annotation.Priority;
 import jakarta.inject.Inject;
 import jakarta.interceptor.AroundInvoke;
@@ -53,20 +53,6 @@ public class OncePerClusterInterceptor {
                 .or(() -> Optional.ofNullable(method.getDeclaringClass().getAnnotation(OncePerCluster.class)))
                 .or(() -> Optional.ofNullable(target.getClass().getAnnotation(OncePerCluster.class)))
                 .orElseThrow(() -> new TollgateConfigException("no @OncePerCluster found for " + method));
-        return new LockSpecs(properties()).of(annotation, method);
-    }
-
-    private PropertySource properties() {
-        return new PropertySource() {
-            @Override
-            public Optional<String> get(String name) {
-                return config.getOptionalValue(name, String.class);
-            }
-
-            @Override
-            public Iterable<String> names() {
-                return config.getPropertyNames();
-            }
-        };
+        return new LockSpecs(new MicroProfilePropertySource(config)).of(annotation, method);
     }
 }
