@@ -2,8 +2,8 @@ package dev.tollgate.cdi;
 
 import dev.tollgate.CallerInfo;
 import dev.tollgate.KeyResolver;
-import dev.tollgate.core.KeySpec;
-import dev.tollgate.core.LimitSpec;
+import dev.tollgate.ratelimit.KeySpec;
+import dev.tollgate.ratelimit.LimitSpec;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Any;
 import jakarta.enterprise.inject.Instance;

@@ -5,7 +5,7 @@ import dev.tollgate.Decision;
 import dev.tollgate.RateKey;
 import dev.tollgate.RateLimitExceededException;
 import dev.tollgate.RateLimited;
-import dev.tollgate.core.LimitSpec;
+import dev.tollgate.ratelimit.LimitSpec;
 import jakarta.annotation.Priority;
 import jakarta.enterprise.context.ContextNotActiveException;
 import jakarta.enterprise.inject.Instance;

@@ -1,5 +1,6 @@
 package dev.tollgate.guard;
 
+import dev.tollgate.cdi.MicroProfileBreaker;
 import java.util.concurrent.Callable;
 
 /**

@@ -7,7 +7,7 @@ import dev.tollgate.cdi.FilterMarks;
 import dev.tollgate.cdi.HttpCallerInfo;
 import dev.tollgate.cdi.Keys;
 import dev.tollgate.cdi.TollgateRuntime;
-import dev.tollgate.core.LimitSpec;
+import dev.tollgate.ratelimit.LimitSpec;
 import jakarta.annotation.Priority;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;

@@ -3,9 +3,9 @@ package dev.tollgate.cdi;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.tollgate.core.PropertySource;
-import dev.tollgate.core.SettingsReader;
-import dev.tollgate.core.TollgateSettings;
+import dev.tollgate.config.PropertySource;
+import dev.tollgate.config.SettingsReader;
+import dev.tollgate.config.TollgateSettings;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;

@@ -6,12 +6,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.tollgate.Decision;
 import dev.tollgate.LimitPolicy;
-import dev.tollgate.core.KeySpec;
-import dev.tollgate.core.LimitSpec;
-import dev.tollgate.core.RateLimiter;
+import dev.tollgate.engine.RedisGuards;
 import dev.tollgate.guard.ExecutorCaller;
 import dev.tollgate.guard.GuardSettings;
 import dev.tollgate.guard.RedisGuard;
+import dev.tollgate.ratelimit.KeySpec;
+import dev.tollgate.ratelimit.LimitSpec;
+import dev.tollgate.ratelimit.RateLimiter;
+import dev.tollgate.ratelimit.RedisTokenBucketStore;
 import dev.tollgate.testing.RedisServer;
 import java.io.IOException;
 import java.net.ServerSocket;

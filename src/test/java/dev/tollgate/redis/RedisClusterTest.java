@@ -6,7 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.tollgate.LimitPolicy;
-import dev.tollgate.core.BucketKeys;
+import dev.tollgate.engine.RedisGuards;
+import dev.tollgate.ratelimit.BucketKeys;
+import dev.tollgate.ratelimit.RedisTokenBucketStore;
 import dev.tollgate.testing.RedisCluster;
 import dev.tollgate.testing.Timeouts;
 import java.util.ArrayList;

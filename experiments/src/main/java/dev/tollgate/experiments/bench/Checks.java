@@ -1,10 +1,10 @@
 package dev.tollgate.experiments.bench;
 
 import dev.tollgate.LimitPolicy;
+import dev.tollgate.ratelimit.RedisTokenBucketStore;
 import dev.tollgate.redis.RedisClients;
 import dev.tollgate.redis.RedisLink;
 import dev.tollgate.redis.RedisSettings;
-import dev.tollgate.redis.RedisTokenBucketStore;
 import io.github.bucket4j.Bandwidth;
 import io.github.bucket4j.BucketConfiguration;
 import io.github.bucket4j.distributed.BucketProxy;

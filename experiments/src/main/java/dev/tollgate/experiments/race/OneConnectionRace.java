@@ -1,7 +1,7 @@
 package dev.tollgate.experiments.race;
 
 import dev.tollgate.LimitPolicy;
-import dev.tollgate.redis.RedisTokenBucketStore;
+import dev.tollgate.ratelimit.RedisTokenBucketStore;
 import java.util.List;
 import redis.clients.jedis.Connection;
 import redis.clients.jedis.Jedis;

@@ -1,10 +1,10 @@
 package dev.tollgate.experiments.race;
 
 import dev.tollgate.LimitPolicy;
+import dev.tollgate.ratelimit.RedisTokenBucketStore;
 import dev.tollgate.redis.RedisClients;
 import dev.tollgate.redis.RedisLink;
 import dev.tollgate.redis.RedisSettings;
-import dev.tollgate.redis.RedisTokenBucketStore;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

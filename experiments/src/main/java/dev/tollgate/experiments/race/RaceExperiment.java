@@ -3,7 +3,7 @@ package dev.tollgate.experiments.race;
 import dev.tollgate.experiments.common.Environment;
 import dev.tollgate.experiments.common.LocalRedis;
 import dev.tollgate.experiments.common.Options;
-import dev.tollgate.redis.RedisTokenBucketStore;
+import dev.tollgate.ratelimit.RedisTokenBucketStore;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
