@@ -11,11 +11,12 @@ import dev.tollgate.guard.CircuitBreaker;
 import dev.tollgate.guard.ExecutorCaller;
 import dev.tollgate.guard.GuardSettings;
 import dev.tollgate.guard.RedisGuard;
+import dev.tollgate.ratelimit.Algorithm;
 import dev.tollgate.ratelimit.DecisionListener;
 import dev.tollgate.ratelimit.KeySpec;
 import dev.tollgate.ratelimit.LimitSpec;
 import dev.tollgate.ratelimit.RateLimiter;
-import dev.tollgate.ratelimit.RedisTokenBucketStore;
+import dev.tollgate.ratelimit.RedisRateLimitStore;
 import dev.tollgate.redis.RedisClients;
 import dev.tollgate.redis.RedisLink;
 import dev.tollgate.redis.RedisSettings;
@@ -129,8 +130,11 @@ public final class OutageExperiment {
                                 new CircuitBreaker(Integer.MAX_VALUE, defaults.breakerDelay(), System::nanoTime)),
                         defaults.probeInterval())) {
             SwitchedGuard guard = new SwitchedGuard(breakerOn);
-            RateLimiter limiter =
-                    new RateLimiter(RedisTokenBucketStore.using(link), guard, DecisionListener.NONE, System::nanoTime);
+            RateLimiter limiter = new RateLimiter(
+                    RedisRateLimitStore.using(Algorithm.TOKEN_BUCKET, link),
+                    guard,
+                    DecisionListener.NONE,
+                    System::nanoTime);
 
             // Unrecorded: JIT, connections and both guards' worker threads warm before the first phase.
             for (int i = 0; i < warmup; i++) {
