@@ -2,6 +2,7 @@ package dev.tollgate.ratelimit;
 
 import dev.tollgate.Decision;
 import dev.tollgate.core.Guard;
+import dev.tollgate.core.StoreUnavailableException;
 import java.util.EnumMap;
 import java.util.Map;
 import java.util.function.LongSupplier;
@@ -45,8 +46,12 @@ public final class RateLimiter {
         if (store == null) {
             throw new IllegalStateException("no store for " + limit.algorithm().configName() + " limits");
         }
-        Decision d = guard.call(storeKey, () -> store.tryConsume(limit.policy(), storeKey))
-                .orElseGet(() -> Decision.degraded(limit.failOpen()));
+        Decision d;
+        try {
+            d = guard.call(storeKey, () -> store.tryConsume(limit.policy(), storeKey));
+        } catch (StoreUnavailableException e) {
+            d = Decision.degraded(limit.failOpen());
+        }
         listener.onDecision(limit, d, nanoTime.getAsLong() - start);
         return d;
     }

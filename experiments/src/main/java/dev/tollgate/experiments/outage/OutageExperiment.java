@@ -27,7 +27,6 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.concurrent.locks.LockSupport;
 import java.util.logging.Level;
@@ -231,8 +230,8 @@ public final class OutageExperiment {
         }
 
         @Override
-        public <T> Optional<T> call(Callable<T> call) {
-            return current.call(call);
+        public <T> T call(String storeKey, Callable<T> call) {
+            return current.call(storeKey, call);
         }
     }
 }
