@@ -116,13 +116,13 @@ public class TollgateRuntime {
                 new ClientAddresses(s.http().trustedProxies(), s.http().ipv6Prefix());
         Guard bound = Guard.DIRECT;
         if (s.redisUrl().isPresent()) {
-            RedisSettings rs = RedisSettings.of(s.redisUrl().get(), s.budget(), s.poolSize());
+            RedisSettings rs = new RedisSettings(s.redisUrl().get(), s.budget(), s.poolSize());
             redis = RedisClients.create(rs);
             stores = new EnumMap<>(Algorithm.class);
             for (Algorithm a : Algorithm.values()) {
                 stores.put(a, RedisRateLimitStore.using(a, redis));
             }
-            GuardSettings gs = GuardSettings.defaults(s.budget(), s.poolSize());
+            GuardSettings gs = s.guard();
             if (rs.url().kind() == RedisUrl.Kind.CLUSTER) {
                 // Fault Tolerance keeps one breaker per method; a cluster needs one per master.
                 ShardedGuard sharded =
