@@ -119,6 +119,7 @@ public final class Tollgate implements RateLimits, AutoCloseable {
             return new Shared(sharded, sharded, sharded);
         }
         RedisGuard single = RedisGuards.forLink(redis, new ExecutorCaller(gs, breaker.get()), gs.probeInterval());
+        single.warmUp();
         return new Shared(single, single, single);
     }
 
