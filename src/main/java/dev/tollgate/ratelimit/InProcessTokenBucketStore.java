@@ -3,41 +3,43 @@ package dev.tollgate.ratelimit;
 import dev.tollgate.Decision;
 import dev.tollgate.LimitPolicy;
 import dev.tollgate.core.MicrosClock;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Token buckets in this JVM's memory, with the same arithmetic as {@code token-bucket.lua}. Limits are
- * per server: two servers behind a balancer each admit the full capacity.
+ * per server: two servers behind a balancer each admit the full capacity. At most {@code maxKeys}
+ * buckets are held (see {@link InProcessTable}).
  */
 public final class InProcessTokenBucketStore implements RateLimitStore {
 
-    private static final int SWEEP_EVERY = 4096;
+    /** Buckets held at most by default: about 20 MB of heap (measured in InProcessMemoryTest). */
+    public static final int DEFAULT_MAX_KEYS = 100_000;
 
-    private final ConcurrentHashMap<String, Bucket> buckets = new ConcurrentHashMap<>();
-    private final AtomicLong calls = new AtomicLong();
+    private final InProcessTable<Bucket> buckets;
     private final MicrosClock clock;
 
     public InProcessTokenBucketStore(MicrosClock clock) {
+        this(clock, DEFAULT_MAX_KEYS);
+    }
+
+    /** @param maxKeys the most buckets held at once; beyond it, full ones are evicted first */
+    public InProcessTokenBucketStore(MicrosClock clock, int maxKeys) {
         this.clock = clock;
+        this.buckets = new InProcessTable<>(maxKeys);
     }
 
     @Override
     public Decision tryConsume(LimitPolicy policy, String bucketKey) {
         long now = clock.nowMicros();
-        if (calls.incrementAndGet() % SWEEP_EVERY == 0) {
-            buckets.values().removeIf(b -> b.expired(now));
-        }
         Decision[] out = new Decision[1];
-        buckets.compute(bucketKey, (k, b) -> {
-            Bucket bucket = b == null || b.expired(now) ? new Bucket(policy.capacity(), now) : b;
+        buckets.update(bucketKey, now, b -> {
+            Bucket bucket = b == null ? new Bucket(policy.capacity(), now) : b;
             out[0] = bucket.consume(policy, now);
             return bucket;
         });
         return out[0];
     }
 
-    /** Number of buckets held, expired or not. */
+    /** Number of buckets held, full or not. */
     public int size() {
         return buckets.size();
     }
@@ -47,25 +49,39 @@ public final class InProcessTokenBucketStore implements RateLimitStore {
         buckets.clear();
     }
 
-    /** Guarded by the map's per-key lock in {@code compute}. */
-    private static final class Bucket {
+    /** Guarded by the table's per-key lock. */
+    private static final class Bucket implements InProcessTable.State {
         private double tokens;
         private long ts;
-        private long expiresAt = Long.MAX_VALUE;
+        private long lastUsed;
+        private long forgettableAt = Long.MAX_VALUE;
 
         Bucket(long capacity, long now) {
             this.tokens = capacity;
             this.ts = now;
         }
 
-        boolean expired(long now) {
-            return now >= expiresAt;
+        @Override
+        public long forgettableAt() {
+            return forgettableAt;
+        }
+
+        @Override
+        public long lastUsed() {
+            return lastUsed;
         }
 
         Decision consume(LimitPolicy p, long now) {
-            double period = Math.max(1, p.refillPeriod().toNanos() / 1000);
+            lastUsed = now;
+            double period = p.refillPeriodMicros();
             double t = tokens;
             long stamp = ts;
+            // State dated further ahead than a whole refill (the clock stepped back that far) refills from
+            // now, and is written so even when this call is denied.
+            boolean rebased = p.refills() && stamp - now > p.capacity() * period / p.refillTokens();
+            if (rebased) {
+                stamp = now;
+            }
             if (now > stamp) {
                 t += (now - stamp) * (double) p.refillTokens() / period;
                 stamp = now;
@@ -74,6 +90,8 @@ public final class InProcessTokenBucketStore implements RateLimitStore {
             boolean allowed = t >= p.cost();
             if (allowed) {
                 t -= p.cost();
+            }
+            if (allowed || rebased) {
                 tokens = t;
                 ts = stamp;
             }
@@ -81,7 +99,7 @@ public final class InProcessTokenBucketStore implements RateLimitStore {
             long ahead = stamp - now;
             long fullIn = until(t, p.capacity(), p, period, ahead);
             long retryIn = allowed ? 0 : until(t, p.cost(), p, period, ahead);
-            expiresAt = fullIn < 0 ? Long.MAX_VALUE : now + fullIn + 1_000_000;
+            forgettableAt = fullIn < 0 ? Long.MAX_VALUE : now + fullIn + 1_000_000;
             return Decision.ofMicros(allowed, (long) Math.floor(t), retryIn, fullIn);
         }
 
@@ -92,7 +110,7 @@ public final class InProcessTokenBucketStore implements RateLimitStore {
             if (!p.refills()) {
                 return -1;
             }
-            return ahead + (long) Math.ceil((n - t) * period / p.refillTokens());
+            return (long) Math.min(LimitPolicy.MAX_COUNT, ahead + Math.ceil((n - t) * period / p.refillTokens()));
         }
     }
 }

@@ -36,7 +36,7 @@ public final class RedisTokenBucketStore extends ScriptedStore {
         return List.of(
                 Long.toString(p.capacity()),
                 Long.toString(p.refillTokens()),
-                micros(p.refillPeriod()),
+                Long.toString(p.refillPeriodMicros()),
                 Long.toString(p.cost()));
     }
 }

@@ -49,10 +49,6 @@ abstract class ScriptedStore implements RateLimitStore {
 
     /** A window store's arguments: {@code limit, window us, cost}. */
     static List<String> windowArgs(LimitPolicy p) {
-        return List.of(Long.toString(p.capacity()), micros(p.refillPeriod()), Long.toString(p.cost()));
-    }
-
-    static String micros(java.time.Duration d) {
-        return Long.toString(Math.max(1, d.toNanos() / 1000));
+        return List.of(Long.toString(p.capacity()), Long.toString(p.refillPeriodMicros()), Long.toString(p.cost()));
     }
 }
