@@ -164,7 +164,9 @@ public final class SettingsReader {
                 && policy.refills()
                 && policy.refillFromEmpty().compareTo(LimitSpec.MAX_REFILL_FROM_EMPTY) > 0) {
             errors.add(p + "capacity=" + capacity + ", " + p + "refill-tokens=" + refill + ", " + p
-                    + "refill-period=" + Durations.format(period) + " (an empty bucket refills in "
+                    + "refill-period="
+                    + source.get(p + "refill-period").map(String::trim).orElse(Durations.format(period))
+                    + " (an empty bucket refills in "
                     + policy.refillFromEmpty().toDays() + " days; expected at most 100 years, the longest a"
                     + " bucket's key may live: for a quota that never comes back use refill-tokens=0 with"
                     + " persist=true)");
