@@ -51,6 +51,11 @@ public final class InProcessFixedWindowStore implements RateLimitStore {
         return windows.size();
     }
 
+    /** Whether state is held for {@code bucketKey}; for tests. */
+    boolean holds(String bucketKey) {
+        return windows.get(bucketKey) != null;
+    }
+
     @Override
     public void close() {
         windows.clear();

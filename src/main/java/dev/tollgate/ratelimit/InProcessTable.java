@@ -1,6 +1,7 @@
 package dev.tollgate.ratelimit;
 
 import java.util.Iterator;
+import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantLock;
@@ -39,13 +40,13 @@ final class InProcessTable<S extends InProcessTable.State> {
     private static final int SWEEP_STEP = 2;
 
     /** Entries sampled to choose one to evict. */
-    private static final int EVICTION_SAMPLE = 16;
+    private static final int EVICTION_SAMPLE = 32;
 
     private final ConcurrentHashMap<String, S> states = new ConcurrentHashMap<>();
     private final AtomicLong weight = new AtomicLong();
     private final ReentrantLock cursorLock = new ReentrantLock();
     private final long maxWeight;
-    private Iterator<String> cursor;
+    private Iterator<Map.Entry<String, S>> cursor;
 
     InProcessTable(long maxWeight) {
         if (maxWeight < 1) {
@@ -96,9 +97,10 @@ final class InProcessTable<S extends InProcessTable.State> {
         }
         try {
             for (int i = 0; i < SWEEP_STEP; i++) {
-                String key = next();
-                if (key != null) {
-                    removeIf(key, s -> s.forgettableAt() <= now);
+                Map.Entry<String, S> e = next();
+                // A lock-free first look; the removal looks again under the key's lock.
+                if (e != null && e.getValue().forgettableAt() <= now) {
+                    removeIf(e.getKey(), s -> s.forgettableAt() <= now);
                 }
             }
         } finally {
@@ -113,16 +115,16 @@ final class InProcessTable<S extends InProcessTable.State> {
             String oldest = null;
             long oldestUse = Long.MAX_VALUE;
             for (int i = 0; i < EVICTION_SAMPLE; i++) {
-                String key = next();
-                if (key == null || key.equals(keep)) {
+                Map.Entry<String, S> e = next();
+                if (e == null || e.getKey().equals(keep)) {
                     continue;
                 }
-                if (removeIf(key, s -> s.forgettableAt() <= now)) {
+                S s = e.getValue();
+                if (s.forgettableAt() <= now && removeIf(e.getKey(), x -> x.forgettableAt() <= now)) {
                     return true;
                 }
-                S s = states.get(key);
-                if (s != null && s.lastUsed() < oldestUse) {
-                    oldest = key;
+                if (s.lastUsed() < oldestUse) {
+                    oldest = e.getKey();
                     oldestUse = s.lastUsed();
                 }
             }
@@ -136,10 +138,10 @@ final class InProcessTable<S extends InProcessTable.State> {
         }
     }
 
-    /** The next key in a round over the table, starting a new round at its end; null when empty. */
-    private String next() {
+    /** The next entry in a round over the table, starting a new round at its end; null when empty. */
+    private Map.Entry<String, S> next() {
         if (cursor == null || !cursor.hasNext()) {
-            cursor = states.keySet().iterator();
+            cursor = states.entrySet().iterator();
             if (!cursor.hasNext()) {
                 return null;
             }

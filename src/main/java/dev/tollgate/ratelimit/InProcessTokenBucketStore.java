@@ -44,6 +44,11 @@ public final class InProcessTokenBucketStore implements RateLimitStore {
         return buckets.size();
     }
 
+    /** Whether state is held for {@code bucketKey}; for tests. */
+    boolean holds(String bucketKey) {
+        return buckets.get(bucketKey) != null;
+    }
+
     @Override
     public void close() {
         buckets.clear();
