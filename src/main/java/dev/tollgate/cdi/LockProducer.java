@@ -33,12 +33,18 @@ public class LockProducer {
     @Produces
     @Singleton
     DistributedLock distributedLock() {
-        return runtime.redis().<DistributedLock>map(RedisDistributedLock::using).orElseGet(() -> {
-            LOG.warning("Tollgate: tollgate.redis.url is not set, so @OncePerCluster locks are kept in this"
-                    + " server's memory: they exclude runs within this server only, and every server runs"
-                    + " the job");
-            return new InProcessDistributedLock(MicrosClock.system());
-        });
+        return runtime.redis()
+                .<DistributedLock>map(link -> {
+                    RedisDistributedLock lock = RedisDistributedLock.using(link);
+                    lock.checkEvictionPolicy(); // warns at startup when Redis may evict lock keys
+                    return lock;
+                })
+                .orElseGet(() -> {
+                    LOG.warning("Tollgate: tollgate.redis.url is not set, so @OncePerCluster locks are kept in this"
+                            + " server's memory: they exclude runs within this server only, and every server runs"
+                            + " the job");
+                    return new InProcessDistributedLock(MicrosClock.system());
+                });
     }
 
     @Produces

@@ -27,16 +27,20 @@ public final class InProcessDistributedLock implements DistributedLock {
         long ttlMicros = LockNames.ttlMillis(name, ttl) * 1000;
         String token = tokens.next();
         long now = clock.nowMicros();
-        Entry held = locks.compute(name, (k, e) -> e == null || e.expired(now) ? take(k, token, now + ttlMicros) : e);
+        Entry held =
+                locks.compute(name, (k, e) -> e == null || e.expired(now) ? take(k, token, now, now + ttlMicros) : e);
         if (held.token.equals(token)) {
             return new Acquisition.Acquired(new HeldLock(owner, name, token, held.fence));
         }
         return new Acquisition.HeldElsewhere(name, Duration.ofNanos((held.expiresAt - now) * 1000));
     }
 
-    /** Runs under the map's lock for {@code name}, so fencing tokens grow in the order locks are taken. */
-    private Entry take(String name, String token, long expiresAt) {
-        return new Entry(token, fences.merge(name, 1L, Long::sum), expiresAt);
+    /**
+     * Runs under the map's lock for {@code name}, so fencing tokens grow in the order locks are taken:
+     * above the last one, and never below the clock in microseconds, as in Redis.
+     */
+    private Entry take(String name, String token, long now, long expiresAt) {
+        return new Entry(token, fences.merge(name, now, (last, t) -> Math.max(last + 1, t)), expiresAt);
     }
 
     private final class Owner implements LockOwner {
