@@ -19,13 +19,13 @@ class InProcessBoundsTest {
 
     /** A store key as the limiter makes it: hashed, so keys land anywhere in the table. */
     private static String key(String client) {
-        return BucketKeys.of("bounds", client);
+        return StoreKeys.of("bounds", client);
     }
 
     /** Quotas that never refill were never swept: a flood of fresh keys grew the map without end. */
     @Test
     void floodOfFreshKeysStaysWithinTheDefaultBound() {
-        InProcessTokenBucketStore store = new InProcessTokenBucketStore(clock);
+        InProcessRateLimitStore store = InProcessRateLimitStore.tokenBucket(clock);
         LimitPolicy quota = LimitPolicy.quota("flood", 3);
         for (int i = 0; i < 120_000; i++) {
             store.tryConsume(quota, key("client-" + i));
@@ -39,7 +39,7 @@ class InProcessBoundsTest {
      */
     @Test
     void fullBucketsAreEvictedBeforeSpentOnes() {
-        InProcessTokenBucketStore store = new InProcessTokenBucketStore(clock, 100);
+        InProcessRateLimitStore store = InProcessRateLimitStore.of(Algorithm.TOKEN_BUCKET, clock, 100);
         LimitPolicy quota = LimitPolicy.quota("spent", 1);
         LimitPolicy refilling = LimitPolicy.of("refilling", 1, 1, Duration.ofSeconds(1));
         for (int i = 0; i < 50; i++) {
@@ -54,8 +54,8 @@ class InProcessBoundsTest {
         int kept = 0;
         int fullKept = 0;
         for (int i = 0; i < 50; i++) {
-            kept += store.holds(key("spent-" + i)) ? 1 : 0;
-            fullKept += store.holds(key("refilling-" + i)) ? 1 : 0;
+            kept += store.state(key("spent-" + i)).isPresent() ? 1 : 0;
+            fullKept += store.state(key("refilling-" + i)).isPresent() ? 1 : 0;
         }
         System.out.printf("full first: %d of 50 spent buckets kept, %d of 50 full ones%n", kept, fullKept);
         assertTrue(kept >= 47 && fullKept <= 3, kept + " spent kept, " + fullKept + " full kept");
@@ -63,7 +63,7 @@ class InProcessBoundsTest {
 
     @Test
     void withNothingForgettableTheLeastRecentlyUsedGo() {
-        InProcessFixedWindowStore store = new InProcessFixedWindowStore(clock, 100);
+        InProcessRateLimitStore store = InProcessRateLimitStore.of(Algorithm.FIXED_WINDOW, clock, 100);
         LimitPolicy daily = new LimitPolicy("daily", 1, 1, Duration.ofDays(1), 1);
         for (int i = 0; i < 100; i++) {
             store.tryConsume(daily, key("key-" + i));
@@ -77,14 +77,14 @@ class InProcessBoundsTest {
         }
         assertTrue(store.size() <= 100, "held " + store.size());
         for (int i = 50; i < 100; i++) {
-            assertTrue(store.holds(key("key-" + i)), "key-" + i + " was used recently and kept");
+            assertTrue(store.state(key("key-" + i)).isPresent(), "key-" + i + " was used recently and kept");
         }
     }
 
     /** The sweep ran over the whole map on every 4096th request; now each call looks at two keys. */
     @Test
     void forgettableEntriesAreSweptAFewPerCall() {
-        InProcessTokenBucketStore store = new InProcessTokenBucketStore(clock);
+        InProcessRateLimitStore store = InProcessRateLimitStore.tokenBucket(clock);
         LimitPolicy p = LimitPolicy.of("sweep", 2, 1, Duration.ofSeconds(1));
         for (int i = 0; i < 1000; i++) {
             store.tryConsume(p, key("client-" + i));
@@ -101,7 +101,7 @@ class InProcessBoundsTest {
 
     @Test
     void slidingLogsAreBoundedByTheirEntries() {
-        InProcessSlidingWindowStore store = new InProcessSlidingWindowStore(clock, 1000);
+        InProcessRateLimitStore store = InProcessRateLimitStore.of(Algorithm.SLIDING_WINDOW, clock, 1000);
         LimitPolicy p = new LimitPolicy("log", 100, 100, Duration.ofHours(1), 100);
         for (int i = 0; i < 100; i++) {
             assertTrue(store.tryConsume(p, key("client-" + i)).allowed());

@@ -22,10 +22,12 @@ class InProcessMemoryTest {
     void bytesPerKeyOfEachInProcessStore() {
         LimitPolicy bucket = LimitPolicy.of("api", 100, 10, Duration.ofMinutes(1));
         LimitPolicy window = new LimitPolicy("api", 100, 100, Duration.ofMinutes(1), 1);
-        long tb = bytesPerKey(n -> new InProcessTokenBucketStore(new ManualClock(), n), bucket, 1);
-        long fw = bytesPerKey(n -> new InProcessFixedWindowStore(new ManualClock(), n), window, 1);
-        long sw1 = bytesPerKey(n -> new InProcessSlidingWindowStore(new ManualClock(), n * 2), window, 1);
-        long sw10 = bytesPerKey(n -> new InProcessSlidingWindowStore(new ManualClock(), n * 11), window, 10);
+        long tb = bytesPerKey(n -> InProcessRateLimitStore.of(Algorithm.TOKEN_BUCKET, new ManualClock(), n), bucket, 1);
+        long fw = bytesPerKey(n -> InProcessRateLimitStore.of(Algorithm.FIXED_WINDOW, new ManualClock(), n), window, 1);
+        long sw1 = bytesPerKey(
+                n -> InProcessRateLimitStore.of(Algorithm.SLIDING_WINDOW, new ManualClock(), n * 2), window, 1);
+        long sw10 = bytesPerKey(
+                n -> InProcessRateLimitStore.of(Algorithm.SLIDING_WINDOW, new ManualClock(), n * 11), window, 10);
         System.out.printf(
                 "in-process heap per key: token bucket %d B, fixed window %d B, sliding window %d B at 1 entry,"
                         + " %d B at 10 entries%n",
@@ -39,7 +41,7 @@ class InProcessMemoryTest {
         RateLimitStore store = create.apply(KEYS);
         long before = usedAfterGc();
         for (int i = 0; i < KEYS; i++) {
-            String key = BucketKeys.of("api", "client-" + i);
+            String key = StoreKeys.of("api", "client-" + i);
             for (int c = 0; c < calls; c++) {
                 store.tryConsume(p, key);
             }
@@ -51,13 +53,7 @@ class InProcessMemoryTest {
     }
 
     private static int sizeOf(RateLimitStore store) {
-        if (store instanceof InProcessTokenBucketStore s) {
-            return s.size();
-        }
-        if (store instanceof InProcessFixedWindowStore s) {
-            return s.size();
-        }
-        return ((InProcessSlidingWindowStore) store).size();
+        return ((InProcessRateLimitStore) store).size();
     }
 
     private static long usedAfterGc() {

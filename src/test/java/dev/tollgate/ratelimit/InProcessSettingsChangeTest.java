@@ -8,9 +8,9 @@ class InProcessSettingsChangeTest extends SettingsChangeContract {
 
     private final ManualClock clock = new ManualClock();
     private final Map<Algorithm, RateLimitStore> stores = Map.of(
-            Algorithm.TOKEN_BUCKET, new InProcessTokenBucketStore(clock),
-            Algorithm.FIXED_WINDOW, new InProcessFixedWindowStore(clock),
-            Algorithm.SLIDING_WINDOW, new InProcessSlidingWindowStore(clock));
+            Algorithm.TOKEN_BUCKET, InProcessRateLimitStore.tokenBucket(clock),
+            Algorithm.FIXED_WINDOW, InProcessRateLimitStore.fixedWindow(clock),
+            Algorithm.SLIDING_WINDOW, InProcessRateLimitStore.slidingWindow(clock));
 
     @Override
     protected RateLimitStore store(Algorithm algorithm) {

@@ -32,9 +32,9 @@ class RedisSettingsChangeTest extends SettingsChangeContract {
     static void connect() {
         link = RedisClients.create(RedisSettings.of(redis.url(), Timeouts.GENEROUS, 8));
         stores = Map.of(
-                Algorithm.TOKEN_BUCKET, RedisTokenBucketStore.using(link),
-                Algorithm.FIXED_WINDOW, RedisFixedWindowStore.using(link),
-                Algorithm.SLIDING_WINDOW, RedisSlidingWindowStore.using(link));
+                Algorithm.TOKEN_BUCKET, RedisRateLimitStore.tokenBucket(link),
+                Algorithm.FIXED_WINDOW, RedisRateLimitStore.fixedWindow(link),
+                Algorithm.SLIDING_WINDOW, RedisRateLimitStore.slidingWindow(link));
     }
 
     @AfterAll

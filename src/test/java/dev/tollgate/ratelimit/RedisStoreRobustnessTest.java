@@ -35,16 +35,16 @@ class RedisStoreRobustnessTest {
     static final RedisServer redis = new RedisServer();
 
     private static RedisLink link;
-    private static RedisTokenBucketStore bucket;
-    private static RedisFixedWindowStore fixed;
-    private static RedisSlidingWindowStore sliding;
+    private static RedisRateLimitStore bucket;
+    private static RedisRateLimitStore fixed;
+    private static RedisRateLimitStore sliding;
 
     @BeforeAll
     static void connect() {
         link = RedisClients.create(RedisSettings.of(redis.url(), Timeouts.GENEROUS, 4));
-        bucket = RedisTokenBucketStore.using(link);
-        fixed = RedisFixedWindowStore.using(link);
-        sliding = RedisSlidingWindowStore.using(link);
+        bucket = RedisRateLimitStore.tokenBucket(link);
+        fixed = RedisRateLimitStore.fixedWindow(link);
+        sliding = RedisRateLimitStore.slidingWindow(link);
     }
 
     @AfterAll
@@ -102,10 +102,11 @@ class RedisStoreRobustnessTest {
     void scriptsRefuseArgumentsOutOfRangeBeforeWriting() {
         String key = freshKey();
         for (LuaScriptCall call : List.of(
-                new LuaScriptCall(RedisTokenBucketStore.script(), List.of("5", "1", "1000", "6")),
-                new LuaScriptCall(RedisTokenBucketStore.script(), List.of("1e300", "1", "1000", "1")),
-                new LuaScriptCall(RedisFixedWindowStore.script(), List.of("5", "0", "1")),
-                new LuaScriptCall(RedisSlidingWindowStore.script(), List.of("5", "1000", "1.5")))) {
+                new LuaScriptCall(RedisRateLimitStore.script(Algorithm.TOKEN_BUCKET), List.of("5", "1", "1000", "6")),
+                new LuaScriptCall(
+                        RedisRateLimitStore.script(Algorithm.TOKEN_BUCKET), List.of("1e300", "1", "1000", "1")),
+                new LuaScriptCall(RedisRateLimitStore.script(Algorithm.FIXED_WINDOW), List.of("5", "0", "1")),
+                new LuaScriptCall(RedisRateLimitStore.script(Algorithm.SLIDING_WINDOW), List.of("5", "1000", "1.5")))) {
             assertThrows(RuntimeException.class, () -> link.eval(call.script, List.of(key), call.args));
             try (Jedis j = redis.admin()) {
                 assertFalse(j.exists(key), call.script.name() + " " + call.args);

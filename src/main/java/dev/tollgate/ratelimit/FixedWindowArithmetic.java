@@ -1,0 +1,33 @@
+package dev.tollgate.ratelimit;
+
+import dev.tollgate.Decision;
+import dev.tollgate.LimitPolicy;
+import dev.tollgate.core.ExpiringMap;
+
+/** Fixed windows in memory, with the same arithmetic as {@code fixed-window.lua}. */
+final class FixedWindowArithmetic implements InProcessArithmetic<FixedWindowArithmetic.Window> {
+
+    @Override
+    public ExpiringMap.Updated<Window, Decision> consume(Window w, LimitPolicy policy, long now) {
+        long length = policy.refillPeriodMicros();
+        // As in the script: a stored window stays current until it ends, unless it ends more than one
+        // window from now (a shortened window, a clock that stepped back that far).
+        Window current = w == null || w.endsAt <= now || w.endsAt - now > length
+                ? new Window(0, (Math.floorDiv(now, length) + 1) * length)
+                : w;
+        long endsIn = current.endsAt - now;
+        if (current.spent + policy.cost() > policy.capacity()) {
+            return new ExpiringMap.Updated<>(
+                    current, Decision.ofMicros(false, policy.capacity() - current.spent, endsIn, endsIn));
+        }
+        Window spent = new Window(current.spent + policy.cost(), current.endsAt);
+        return new ExpiringMap.Updated<>(spent, Decision.ofMicros(true, policy.capacity() - spent.spent, 0, endsIn));
+    }
+
+    @Override
+    public long expiresAt(Window w) {
+        return w.endsAt;
+    }
+
+    record Window(long spent, long endsAt) {}
+}
