@@ -1,16 +1,41 @@
 package dev.tollgate.ratelimit;
 
 import dev.tollgate.LimitPolicy;
+import java.time.Duration;
 
 /**
  * A configured limit: its policy, how it counts, whose bucket a call spends from, and what to decide
  * when the store cannot be asked. A window limit's policy refills its whole capacity once per window.
+ *
+ * <p>Checked when built, beyond what {@link LimitPolicy} checks: a token bucket refills from empty
+ * within {@link #MAX_REFILL_FROM_EMPTY} (its keys live that long at most), and a sliding window holds
+ * at most {@link #MAX_SLIDING_WINDOW_CAPACITY} calls (one Redis entry each).
  */
 public record LimitSpec(LimitPolicy policy, Algorithm algorithm, KeySpec key, boolean failOpen) {
+
+    /**
+     * The largest sliding-window capacity: the log keeps one entry (about 124 bytes in Redis) per
+     * admitted call for a whole window, and one call may add or trim that many entries while Redis
+     * runs nothing else (10,000: about 1.2 MB per client key, 20-40 ms of Redis per such call).
+     */
+    public static final long MAX_SLIDING_WINDOW_CAPACITY = 10_000;
+
+    /** The longest a token bucket may take to refill from empty, and so the longest its key lives: 100 years. */
+    public static final Duration MAX_REFILL_FROM_EMPTY = LimitPolicy.MAX_PERIOD;
 
     public LimitSpec {
         if (policy == null || algorithm == null || key == null) {
             throw new IllegalArgumentException("policy, algorithm and key are required");
+        }
+        if (algorithm == Algorithm.SLIDING_WINDOW && policy.capacity() > MAX_SLIDING_WINDOW_CAPACITY) {
+            throw new IllegalArgumentException("limit '" + policy.name() + "': a sliding window's capacity must be"
+                    + " at most " + MAX_SLIDING_WINDOW_CAPACITY + ", but was " + policy.capacity());
+        }
+        if (algorithm == Algorithm.TOKEN_BUCKET
+                && policy.refills()
+                && policy.refillFromEmpty().compareTo(MAX_REFILL_FROM_EMPTY) > 0) {
+            throw new IllegalArgumentException("limit '" + policy.name() + "': an empty bucket must refill within"
+                    + " 100 years, but takes " + policy.refillFromEmpty().toDays() + " days");
         }
     }
 
