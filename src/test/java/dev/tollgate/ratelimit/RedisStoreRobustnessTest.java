@@ -93,9 +93,12 @@ class RedisStoreRobustnessTest {
         String key = freshKey();
         RuntimeException e = assertThrows(RuntimeException.class, () -> sliding.tryConsume(p, key));
         assertTrue(String.valueOf(rootMessage(e)).contains("bad arguments"), rootMessage(e));
+        LimitPolicy costly = new LimitPolicy("robust", 10_000, 10_000, Duration.ofMinutes(1), 1001);
+        assertThrows(RuntimeException.class, () -> sliding.tryConsume(costly, key), "a cost above 1000");
         try (Jedis j = redis.admin()) {
             assertFalse(j.exists(key), "nothing written");
         }
+        assertEquals(9_000, sliding.tryConsume(costly.withCost(1000), key).remaining(), "1000 in one call is fine");
     }
 
     @Test
