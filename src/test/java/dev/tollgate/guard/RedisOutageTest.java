@@ -42,7 +42,7 @@ import redis.clients.jedis.util.SafeEncoder;
 class RedisOutageTest {
 
     @RegisterExtension
-    static final RedisServer redis = new RedisServer();
+    static final RedisServer redis = RedisServer.shared();
 
     static final Duration BUDGET = Duration.ofMillis(250);
     static final int THRESHOLD = GuardSettings.defaults(BUDGET, 8).failureThreshold();

@@ -27,7 +27,7 @@ import redis.clients.jedis.exceptions.JedisConnectionException;
 class LazyClientTest {
 
     @RegisterExtension
-    static final RedisServer redis = new RedisServer();
+    static final RedisServer redis = RedisServer.shared();
 
     static final Duration BUDGET = Duration.ofMillis(250);
 
