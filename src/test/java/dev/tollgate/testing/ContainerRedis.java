@@ -56,8 +56,8 @@ final class ContainerRedis implements RedisRunner {
             c.stop();
             throw new IOException(
                     "could not start a Redis container from image " + image + " on 127.0.0.1:" + port + " ("
-                            + e + "). Choose the image with -D" + TestSettings.REDIS_IMAGE + "=..., or run Redis"
-                            + " from the binary with -D" + TestSettings.REDIS_BACKEND + "=binary.",
+                            + e + "). Choose the image with -D" + HarnessSettings.REDIS_IMAGE + "=..., or run Redis"
+                            + " from the binary with -D" + HarnessSettings.REDIS_BACKEND + "=binary.",
                     e);
         }
         container = c;

@@ -6,7 +6,7 @@ import org.testcontainers.DockerClientFactory;
 
 /**
  * Where the tests' Redis servers come from: a container when a Docker-compatible engine answers, the
- * {@code redis-server} binary otherwise ({@value TestSettings#REDIS_BACKEND}, default {@code auto}).
+ * {@code redis-server} binary otherwise ({@value HarnessSettings#REDIS_BACKEND}, default {@code auto}).
  * Chosen once per test JVM, and said once in the test output.
  */
 public enum RedisBackend {
@@ -18,13 +18,13 @@ public enum RedisBackend {
     /** The backend of this JVM's tests. */
     public static synchronized RedisBackend chosen() {
         if (chosen == null) {
-            String setting = TestSettings.get(TestSettings.REDIS_BACKEND, "auto");
+            String setting = HarnessSettings.get(HarnessSettings.REDIS_BACKEND, "auto");
             chosen = choose(setting);
             String why = setting.equalsIgnoreCase("auto")
                     ? (chosen == CONTAINER ? "; a container engine answered" : "; no container engine answered")
                     : "";
             System.out.println("[tollgate-test] Redis servers for tests: " + chosen.describe() + " ("
-                    + TestSettings.REDIS_BACKEND + "=" + setting + why + ")");
+                    + HarnessSettings.REDIS_BACKEND + "=" + setting + why + ")");
         }
         return chosen;
     }
@@ -34,9 +34,10 @@ public enum RedisBackend {
             case "binary" -> BINARY;
             case "container" -> {
                 if (!engineAnswers()) {
-                    throw new IllegalStateException(TestSettings.REDIS_BACKEND + "=container, but no Docker-compatible"
+                    throw new IllegalStateException(HarnessSettings.REDIS_BACKEND
+                            + "=container, but no Docker-compatible"
                             + " engine answers (Testcontainers looked at DOCKER_HOST, the Docker socket and"
-                            + " ~/.testcontainers.properties). Start one, or use " + TestSettings.REDIS_BACKEND
+                            + " ~/.testcontainers.properties). Start one, or use " + HarnessSettings.REDIS_BACKEND
                             + "=binary.");
                 }
                 yield CONTAINER;
@@ -44,7 +45,7 @@ public enum RedisBackend {
             case "auto" -> engineAnswers() ? CONTAINER : BINARY;
             default ->
                 throw new IllegalStateException(
-                        TestSettings.REDIS_BACKEND + "=" + setting + " (expected auto, container or binary)");
+                        HarnessSettings.REDIS_BACKEND + "=" + setting + " (expected auto, container or binary)");
         };
     }
 
@@ -55,13 +56,15 @@ public enum RedisBackend {
     RedisRunner runner(List<String> extraArgs) {
         return this == CONTAINER
                 ? new ContainerRedis(
-                        TestSettings.get(TestSettings.REDIS_IMAGE, TestSettings.DEFAULT_REDIS_IMAGE), extraArgs)
+                        HarnessSettings.get(HarnessSettings.REDIS_IMAGE, HarnessSettings.DEFAULT_REDIS_IMAGE),
+                        extraArgs)
                 : new BinaryRedis(extraArgs);
     }
 
     String describe() {
         return this == CONTAINER
-                ? "containers of image " + TestSettings.get(TestSettings.REDIS_IMAGE, TestSettings.DEFAULT_REDIS_IMAGE)
+                ? "containers of image "
+                        + HarnessSettings.get(HarnessSettings.REDIS_IMAGE, HarnessSettings.DEFAULT_REDIS_IMAGE)
                         + " through "
                         + DockerClientFactory.instance().getTransportConfig().getDockerHost()
                 : "the redis-server binary " + BinaryRedis.binary();

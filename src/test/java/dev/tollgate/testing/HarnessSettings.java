@@ -7,7 +7,7 @@ import java.util.Locale;
  * Surefire and Failsafe hand to the tests), else the environment variable of the same name in upper
  * case with {@code .} and {@code -} as {@code _}, as MicroProfile Config maps names.
  */
-public final class TestSettings {
+public final class HarnessSettings {
 
     /** {@code auto} (a container when an engine answers, else the binary), {@code container} or {@code binary}. */
     public static final String REDIS_BACKEND = "tollgate.test.redis-backend";
@@ -17,7 +17,7 @@ public final class TestSettings {
 
     static final String DEFAULT_REDIS_IMAGE = "redis:7";
 
-    private TestSettings() {}
+    private HarnessSettings() {}
 
     static String get(String name, String defaultValue) {
         String value = System.getProperty(name);
