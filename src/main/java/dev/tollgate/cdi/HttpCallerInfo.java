@@ -1,7 +1,7 @@
 package dev.tollgate.cdi;
 
 import dev.tollgate.CallerInfo;
-import dev.tollgate.core.ClientAddresses;
+import dev.tollgate.http.ClientAddresses;
 import jakarta.servlet.http.HttpServletRequest;
 import java.security.Principal;
 import java.util.Optional;

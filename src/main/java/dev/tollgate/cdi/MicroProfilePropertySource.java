@@ -1,6 +1,6 @@
 package dev.tollgate.cdi;
 
-import dev.tollgate.core.PropertySource;
+import dev.tollgate.config.PropertySource;
 import java.util.Optional;
 import org.eclipse.microprofile.config.Config;
 

@@ -5,13 +5,13 @@ import java.time.Duration;
 import java.util.regex.Pattern;
 
 /** Lock names, their Redis keys, and times to live as Redis takes them. */
-final class LockNames {
+public final class LockNames {
 
     private static final Pattern NAME = Pattern.compile("[A-Za-z0-9_.-]{1,128}");
 
     private LockNames() {}
 
-    static String check(String name) {
+    public static String check(String name) {
         if (name == null || !NAME.matcher(name).matches()) {
             throw new IllegalArgumentException(
                     "lock name must be 1-128 letters, digits, '_', '.' or '-', but was '" + name + "'");

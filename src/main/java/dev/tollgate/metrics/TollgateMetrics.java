@@ -1,8 +1,8 @@
 package dev.tollgate.metrics;
 
 import dev.tollgate.Decision;
-import dev.tollgate.core.DecisionListener;
-import dev.tollgate.core.LimitSpec;
+import dev.tollgate.ratelimit.DecisionListener;
+import dev.tollgate.ratelimit.LimitSpec;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.time.Duration;

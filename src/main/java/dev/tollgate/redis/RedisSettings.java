@@ -1,6 +1,5 @@
 package dev.tollgate.redis;
 
-import dev.tollgate.core.RedisUrl;
 import java.time.Duration;
 
 /**

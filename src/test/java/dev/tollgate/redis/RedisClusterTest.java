@@ -6,7 +6,10 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.tollgate.LimitPolicy;
-import dev.tollgate.core.BucketKeys;
+import dev.tollgate.engine.RedisGuards;
+import dev.tollgate.ratelimit.Algorithm;
+import dev.tollgate.ratelimit.RedisRateLimitStore;
+import dev.tollgate.ratelimit.StoreKeys;
 import dev.tollgate.testing.RedisCluster;
 import dev.tollgate.testing.Timeouts;
 import java.util.ArrayList;
@@ -29,14 +32,14 @@ class RedisClusterTest {
     static final RedisCluster cluster = new RedisCluster(3);
 
     static RedisLink link;
-    static RedisTokenBucketStore store;
+    static RedisRateLimitStore store;
 
     @BeforeAll
     static void connect() {
         System.out.println(
                 "cluster of 3 masters ready in " + cluster.setupTime().toMillis() + " ms");
         link = RedisClients.create(RedisSettings.of(cluster.url(), Timeouts.GENEROUS, 32));
-        store = RedisTokenBucketStore.using(link);
+        store = RedisRateLimitStore.using(Algorithm.TOKEN_BUCKET, link);
     }
 
     @AfterAll
@@ -49,7 +52,7 @@ class RedisClusterTest {
     static List<String> keyOnEveryMaster(String limit) {
         List<String> keys = new ArrayList<>(List.of("", "", ""));
         while (keys.contains("")) {
-            String key = BucketKeys.of(limit, UUID.randomUUID().toString());
+            String key = StoreKeys.of(limit, UUID.randomUUID().toString());
             int owner = cluster.ownerOf(key);
             if (keys.get(owner).isEmpty()) {
                 keys.set(owner, key);
@@ -75,7 +78,7 @@ class RedisClusterTest {
     void scriptFlushOnOneMasterCostsNoDecision() {
         LimitPolicy p = LimitPolicy.quota("cluster-flush", 3);
         List<String> keys = keyOnEveryMaster("cluster-flush");
-        String sha = RedisTokenBucketStore.script().sha1();
+        String sha = RedisRateLimitStore.script(Algorithm.TOKEN_BUCKET).sha1();
         keys.forEach(k -> assertEquals(2, store.tryConsume(p, k).remaining()));
         try (Jedis j = cluster.admin(1)) {
             j.scriptFlush();

@@ -54,7 +54,7 @@ public class HealthIT {
     @Test
     void settingsAreLoggedOnceAtStartup() throws Exception {
         long lines = LibertyServer.log().stream()
-                .filter(l -> l.contains("Tollgate: limits are shared through Redis"))
+                .filter(l -> l.contains("Tollgate: limits, locks and counters are shared through Redis"))
                 .count();
         assertEquals(1, lines);
     }

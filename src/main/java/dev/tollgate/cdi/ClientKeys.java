@@ -1,0 +1,41 @@
+package dev.tollgate.cdi;
+
+import dev.tollgate.CallerInfo;
+import dev.tollgate.KeyResolver;
+import dev.tollgate.ratelimit.KeySpec;
+import dev.tollgate.ratelimit.LimitSpec;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.inject.Any;
+import jakarta.enterprise.inject.Instance;
+import jakarta.enterprise.inject.literal.NamedLiteral;
+import jakarta.inject.Inject;
+import java.security.Principal;
+
+/** Turns a limit's {@code key} setting and what is known of the caller into a client key (whose bucket). */
+@ApplicationScoped
+public class ClientKeys {
+
+    @Inject
+    @Any
+    Instance<KeyResolver> resolvers;
+
+    public String keyFor(LimitSpec limit, CallerInfo caller) {
+        return clientKey(limit.key(), caller);
+    }
+
+    private String clientKey(KeySpec spec, CallerInfo caller) {
+        if (spec instanceof KeySpec.Ip) {
+            return caller.clientAddress().orElse("unknown");
+        }
+        if (spec instanceof KeySpec.Principal) {
+            return caller.principal().map(Principal::getName).orElse("anonymous");
+        }
+        if (spec instanceof KeySpec.Header h) {
+            return caller.header(h.name()).orElse("");
+        }
+        if (spec instanceof KeySpec.Bean b) {
+            return resolvers.select(NamedLiteral.of(b.name())).get().resolve(caller);
+        }
+        return "*";
+    }
+}

@@ -1,0 +1,298 @@
+package dev.tollgate.config;
+
+import dev.tollgate.LimitPolicy;
+import dev.tollgate.TollgateConfigException;
+import dev.tollgate.core.Durations;
+import dev.tollgate.guard.GuardSettings;
+import dev.tollgate.http.Cidr;
+import dev.tollgate.ratelimit.Algorithm;
+import dev.tollgate.ratelimit.KeySpec;
+import dev.tollgate.ratelimit.LimitSpec;
+import dev.tollgate.redis.RedisUrl;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.function.Function;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Reads and validates {@code tollgate.*} settings. Every problem is collected, and all of them are
+ * reported in one {@link TollgateConfigException} naming each property and its value.
+ */
+public final class SettingsReader {
+
+    public static final String REDIS_URL = "tollgate.redis.url";
+    public static final String REDIS_TIMEOUT = "tollgate.redis.timeout";
+    public static final String REDIS_POOL_SIZE = "tollgate.redis.pool-size";
+    public static final String FAIL_OPEN = "tollgate.fail-open";
+    public static final String LIMITS = "tollgate.limits.";
+    public static final String HTTP_LIMITS = "tollgate.http.limits";
+    public static final String HTTP_TRUSTED_PROXIES = "tollgate.http.trusted-proxies";
+    public static final String HTTP_IPV6_PREFIX = "tollgate.http.ipv6-prefix";
+
+    static final Duration DEFAULT_TIMEOUT = Duration.ofMillis(GuardSettings.DEFAULT_BUDGET_MILLIS);
+    static final int DEFAULT_POOL_SIZE = GuardSettings.DEFAULT_WORKERS;
+
+    private static final Pattern LIMIT_PROPERTY = Pattern.compile("tollgate\\.limits\\.([^.]+)\\.([^.]+)");
+    private static final Set<String> LIMIT_KEYS =
+            Set.of("capacity", "refill-tokens", "refill-period", "key", "cost", "fail-open", "algorithm");
+    private static final String REDIS_URL_FORMS = "redis://[user:password@]host:port[/db],"
+            + " redis-cluster://[user:password@]host:port,host:port,..."
+            + " or redis-sentinel://[user:password@]host:port,host:port,.../<master-name>[/db]"
+            + " (rediss, rediss-cluster, rediss-sentinel for TLS)";
+
+    private final PropertySource source;
+    private final List<String> errors = new ArrayList<>();
+    private final Set<String> limitNames = new TreeSet<>();
+
+    private SettingsReader(PropertySource source) {
+        this.source = source;
+    }
+
+    /** The validated settings, or a {@link TollgateConfigException} listing every problem. */
+    public static TollgateSettings read(PropertySource source) {
+        Reading r = check(source);
+        return r.settings().orElseThrow(() -> TollgateConfigException.of(r.problems()));
+    }
+
+    /**
+     * Everything {@link #read} finds, problems included, without throwing: for a deployment check that
+     * reports the settings' problems together with the annotations'.
+     *
+     * @param settings present when there is no problem
+     * @param problems one line per problem, naming the property and its value
+     * @param definedLimits every limit name the properties mention, well or badly defined
+     * @param limits the limits that are well defined
+     */
+    public record Reading(
+            Optional<TollgateSettings> settings,
+            List<String> problems,
+            Set<String> definedLimits,
+            Map<String, LimitSpec> limits) {
+
+        public Reading {
+            problems = List.copyOf(problems);
+            definedLimits = Set.copyOf(definedLimits);
+            limits = Map.copyOf(limits);
+        }
+    }
+
+    /** Reads every setting and reports every problem; see {@link Reading}. */
+    public static Reading check(PropertySource source) {
+        SettingsReader reader = new SettingsReader(source);
+        TollgateSettings settings = reader.readAll();
+        return new Reading(
+                reader.errors.isEmpty() ? Optional.of(settings) : Optional.empty(),
+                reader.errors,
+                reader.limitNames,
+                settings.limits());
+    }
+
+    /** Every setting, with each bad value's default in its place; {@link #errors} lists what was bad. */
+    private TollgateSettings readAll() {
+        Optional<RedisUrl> url = source.get(REDIS_URL)
+                .map(String::trim)
+                .filter(s -> !s.isEmpty())
+                .flatMap(this::redisUrl);
+        Duration budget = readBudget();
+        int pool = value(REDIS_POOL_SIZE, DEFAULT_POOL_SIZE, Integer::parseInt, "a whole number > 0");
+        if (pool < 1) {
+            error(REDIS_POOL_SIZE, Integer.toString(pool), "a whole number > 0");
+            pool = DEFAULT_POOL_SIZE;
+        }
+        boolean failOpen = value(FAIL_OPEN, true, SettingsReader::bool, "true or false");
+        Map<String, LimitSpec> limits = readLimits(failOpen);
+        HttpSettings http = readHttp();
+        return new TollgateSettings(url, GuardSettings.defaults(budget, pool), failOpen, limits, http);
+    }
+
+    /**
+     * {@code tollgate.redis.timeout} alone, for the Fault Tolerance timeout that follows it: its default
+     * when unset or invalid ({@link #read} reports an invalid value).
+     */
+    public static Duration budget(PropertySource source) {
+        return new SettingsReader(source).readBudget();
+    }
+
+    private Duration readBudget() {
+        Duration budget = value(REDIS_TIMEOUT, DEFAULT_TIMEOUT, Durations::parse, "a duration >= 1ms such as 250ms");
+        if (budget.toMillis() < 1 || budget.compareTo(Duration.ofMinutes(1)) > 0) {
+            error(REDIS_TIMEOUT, budget.toString(), "between 1ms and 1m");
+            return DEFAULT_TIMEOUT;
+        }
+        return budget;
+    }
+
+    private Map<String, LimitSpec> readLimits(boolean defaultFailOpen) {
+        Set<String> names = limitNames;
+        for (String property : source.names()) {
+            Matcher m = LIMIT_PROPERTY.matcher(property);
+            if (property.startsWith(LIMITS) && !m.matches()) {
+                problem(
+                        property,
+                        source.get(property).orElse(""),
+                        "limit properties are tollgate.limits.<name>.<setting>");
+            } else if (m.matches()) {
+                if (!LIMIT_KEYS.contains(m.group(2))) {
+                    problem(
+                            property,
+                            source.get(property).orElse(""),
+                            "unknown setting '" + m.group(2) + "'; a limit takes "
+                                    + String.join(", ", new TreeSet<>(LIMIT_KEYS)));
+                }
+                names.add(m.group(1));
+            }
+        }
+        Map<String, LimitSpec> limits = new TreeMap<>();
+        for (String name : names) {
+            readLimit(name, defaultFailOpen).ifPresent(spec -> limits.put(name, spec));
+        }
+        return limits;
+    }
+
+    private Optional<LimitSpec> readLimit(String name, boolean defaultFailOpen) {
+        String p = LIMITS + name + ".";
+        int before = errors.size();
+        Algorithm algorithm = value(
+                p + "algorithm",
+                Algorithm.TOKEN_BUCKET,
+                Algorithm::parse,
+                "token-bucket, fixed-window or sliding-window");
+        Long capacity = required(p + "capacity", SettingsReader::parseLong, "a whole number > 0");
+        Long refill = capacity;
+        if (algorithm == Algorithm.TOKEN_BUCKET) {
+            refill = required(p + "refill-tokens", SettingsReader::parseLong, "a whole number >= 0");
+        } else if (source.get(p + "refill-tokens").isPresent()) {
+            error(
+                    p + "refill-tokens",
+                    source.get(p + "refill-tokens").get(),
+                    "nothing: a " + algorithm.configName()
+                            + " limit admits capacity calls per refill-period; refill-tokens is for token-bucket");
+        }
+        Duration period = value(
+                p + "refill-period",
+                Duration.ofSeconds(1),
+                Durations::parse,
+                "a duration >= 1ms such as 1s, 500ms, 1m or PT1S");
+        long cost = value(p + "cost", 1L, SettingsReader::parseLong, "a whole number from 1 to the capacity");
+        KeySpec key = value(
+                p + "key",
+                new KeySpec.Ip(),
+                KeySpec::parse,
+                "ip, principal, global, header:<Name> or a KeyResolver bean name");
+        boolean failOpen = value(p + "fail-open", defaultFailOpen, SettingsReader::bool, "true or false");
+        if (capacity != null && cost > capacity) {
+            error(
+                    p + "cost",
+                    Long.toString(cost),
+                    "a whole number from 1 to the capacity (" + capacity
+                            + "): a call costing more than the bucket holds could never pass");
+        }
+        if (errors.size() > before) {
+            return Optional.empty();
+        }
+        try {
+            return Optional.of(
+                    new LimitSpec(new LimitPolicy(name, capacity, refill, period, cost), algorithm, key, failOpen));
+        } catch (IllegalArgumentException e) {
+            errors.add("tollgate.limits." + name + ": " + e.getMessage()
+                    + " (capacity=" + capacity + ", refill-tokens=" + refill + ", refill-period="
+                    + Durations.format(period) + ", cost=" + cost + ")");
+            return Optional.empty();
+        }
+    }
+
+    /** Names a limit that is not defined at all; one that is defined badly is reported on its own. */
+    private HttpSettings readHttp() {
+        List<String> global = list(HTTP_LIMITS);
+        for (String name : global) {
+            if (!limitNames.contains(name)) {
+                error(
+                        HTTP_LIMITS,
+                        String.join(",", global),
+                        "no limit named '" + name + "' is configured (tollgate.limits." + name + ".capacity)");
+            }
+        }
+        List<Cidr> proxies = new ArrayList<>();
+        for (String entry : list(HTTP_TRUSTED_PROXIES)) {
+            try {
+                proxies.add(Cidr.parse(entry));
+            } catch (IllegalArgumentException e) {
+                error(HTTP_TRUSTED_PROXIES, entry, e.getMessage());
+            }
+        }
+        int prefix = value(HTTP_IPV6_PREFIX, 64, Integer::parseInt, "a whole number from 1 to 128");
+        if (prefix < 1 || prefix > 128) {
+            error(HTTP_IPV6_PREFIX, Integer.toString(prefix), "a whole number from 1 to 128");
+            prefix = 64;
+        }
+        return new HttpSettings(global, proxies, prefix);
+    }
+
+    private Optional<RedisUrl> redisUrl(String url) {
+        try {
+            return Optional.of(RedisUrl.parse(url));
+        } catch (IllegalArgumentException e) {
+            error(REDIS_URL, RedisUrl.mask(url), REDIS_URL_FORMS + "; " + e.getMessage());
+            return Optional.empty();
+        }
+    }
+
+    private <T> T value(String name, T fallback, Function<String, T> parse, String expected) {
+        Optional<String> raw = source.get(name).map(String::trim).filter(s -> !s.isEmpty());
+        if (raw.isEmpty()) {
+            return fallback;
+        }
+        try {
+            return parse.apply(raw.get());
+        } catch (RuntimeException e) {
+            String why = e.getMessage();
+            boolean adds = why != null && !(e instanceof NumberFormatException) && !why.startsWith("expected");
+            error(name, raw.get(), adds ? expected + "; " + why : expected);
+            return fallback;
+        }
+    }
+
+    private <T> T required(String name, Function<String, T> parse, String expected) {
+        if (source.get(name).map(String::trim).filter(s -> !s.isEmpty()).isEmpty()) {
+            errors.add(name + " is required (" + expected + ")");
+            return null;
+        }
+        return value(name, null, parse, expected);
+    }
+
+    private List<String> list(String name) {
+        return source.get(name).stream()
+                .flatMap(v -> Arrays.stream(v.split(",")))
+                .map(String::trim)
+                .filter(s -> !s.isEmpty())
+                .toList();
+    }
+
+    private void error(String name, String value, String expected) {
+        problem(name, value, "expected " + expected);
+    }
+
+    private void problem(String name, String value, String why) {
+        errors.add(name + "=" + value + " (" + why + ")");
+    }
+
+    private static long parseLong(String s) {
+        return Long.parseLong(s.trim());
+    }
+
+    private static boolean bool(String s) {
+        return switch (s.trim().toLowerCase(java.util.Locale.ROOT)) {
+            case "true" -> true;
+            case "false" -> false;
+            default -> throw new IllegalArgumentException();
+        };
+    }
+}

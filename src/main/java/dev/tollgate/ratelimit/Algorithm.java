@@ -1,0 +1,27 @@
+package dev.tollgate.ratelimit;
+
+import java.util.Locale;
+
+/** How a limit counts, as configured in {@code tollgate.limits.<name>.algorithm}. */
+public enum Algorithm {
+    /** {@code capacity} tokens, {@code refill-tokens} back every {@code refill-period}: bursts, then a steady rate. */
+    TOKEN_BUCKET,
+    /** {@code capacity} calls per {@code refill-period}, counted per calendar window: cheap, lets 2x through at a boundary. */
+    FIXED_WINDOW,
+    /** {@code capacity} calls in any {@code refill-period}: exact, costs memory per admitted call. */
+    SLIDING_WINDOW;
+
+    /** {@code token-bucket}, {@code fixed-window}, {@code sliding-window}. */
+    public String configName() {
+        return name().toLowerCase(Locale.ROOT).replace('_', '-');
+    }
+
+    public static Algorithm parse(String text) {
+        for (Algorithm a : values()) {
+            if (a.configName().equals(text.trim())) {
+                return a;
+            }
+        }
+        throw new IllegalArgumentException("expected token-bucket, fixed-window or sliding-window");
+    }
+}

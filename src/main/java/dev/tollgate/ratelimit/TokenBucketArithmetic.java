@@ -1,0 +1,65 @@
+package dev.tollgate.ratelimit;
+
+import dev.tollgate.Decision;
+import dev.tollgate.LimitPolicy;
+import dev.tollgate.core.ExpiringMap;
+
+/** Token buckets in memory, with the same arithmetic as {@code token-bucket.lua}. */
+final class TokenBucketArithmetic implements InProcessArithmetic<TokenBucketArithmetic.Bucket> {
+
+    @Override
+    public ExpiringMap.Updated<Bucket, Decision> consume(Bucket live, LimitPolicy policy, long now) {
+        Bucket bucket = live == null ? new Bucket(policy.capacity(), now) : live;
+        return new ExpiringMap.Updated<>(bucket, bucket.consume(policy, now));
+    }
+
+    @Override
+    public long expiresAt(Bucket bucket) {
+        return bucket.expiresAt;
+    }
+
+    /** Guarded by the map's per-key lock. */
+    static final class Bucket {
+        private double tokens;
+        private long ts;
+        private long expiresAt = Long.MAX_VALUE;
+
+        Bucket(long capacity, long now) {
+            this.tokens = capacity;
+            this.ts = now;
+        }
+
+        Decision consume(LimitPolicy p, long now) {
+            double period = Math.max(1, p.refillPeriod().toNanos() / 1000);
+            double t = tokens;
+            long stamp = ts;
+            if (now > stamp) {
+                t += (now - stamp) * (double) p.refillTokens() / period;
+                stamp = now;
+            }
+            t = Math.min(p.capacity(), t);
+            boolean allowed = t >= p.cost();
+            if (allowed) {
+                t -= p.cost();
+                tokens = t;
+                ts = stamp;
+            }
+            // The state is as of stamp, which is later than now when the clock went backwards.
+            long ahead = stamp - now;
+            long fullIn = until(t, p.capacity(), p, period, ahead);
+            long retryIn = allowed ? 0 : until(t, p.cost(), p, period, ahead);
+            expiresAt = fullIn < 0 ? Long.MAX_VALUE : now + fullIn + 1_000_000;
+            return Decision.ofMicros(allowed, (long) Math.floor(t), retryIn, fullIn);
+        }
+
+        private static long until(double t, long n, LimitPolicy p, double period, long ahead) {
+            if (t >= n) {
+                return 0;
+            }
+            if (!p.refills()) {
+                return -1;
+            }
+            return ahead + (long) Math.ceil((n - t) * period / p.refillTokens());
+        }
+    }
+}

@@ -1,0 +1,102 @@
+package dev.tollgate.config;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import dev.tollgate.OncePerCluster;
+import dev.tollgate.TollgateConfigException;
+import dev.tollgate.lock.LockSpec;
+import java.time.Duration;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class LockSpecsTest {
+
+    static class Jobs {
+        @OncePerCluster(name = "nightly-export", ttl = "1h", atLeast = "5m")
+        void export() {}
+
+        @OncePerCluster(ttl = "30s")
+        void unnamed() {}
+
+        @OncePerCluster(name = "x", ttl = "1m", atLeast = "2m")
+        void atLeastAboveTtl() {}
+
+        @OncePerCluster(name = "x", ttl = "soon")
+        void badTtl() {}
+
+        @OncePerCluster(name = "x", ttl = "")
+        void noTtl() {}
+
+        @OncePerCluster(name = "y", ttl = "1m")
+        String returnsAValue() {
+            return "";
+        }
+    }
+
+    private static LockSpec spec(String method, Map<String, String> config) throws NoSuchMethodException {
+        var m = Jobs.class.getDeclaredMethod(method);
+        return new LockSpecs(PropertySource.of(config)).of(m.getAnnotation(OncePerCluster.class), m);
+    }
+
+    private static String error(String method, Map<String, String> config) {
+        return assertThrows(TollgateConfigException.class, () -> spec(method, config))
+                .getMessage();
+    }
+
+    @Test
+    void annotationGivesNameTtlAndAtLeast() throws Exception {
+        assertEquals(
+                new LockSpec("nightly-export", Duration.ofHours(1), Duration.ofMinutes(5)), spec("export", Map.of()));
+    }
+
+    @Test
+    void unnamedLockIsNamedAfterClassAndMethodAndAtLeastDefaultsToZero() throws Exception {
+        assertEquals(LockSpec.of("Jobs.unnamed", Duration.ofSeconds(30)), spec("unnamed", Map.of()));
+    }
+
+    @Test
+    void configOverridesTtlAndAtLeast() throws Exception {
+        Map<String, String> config = Map.of(
+                "tollgate.locks.nightly-export.ttl", "2h",
+                "tollgate.locks.nightly-export.at-least", "PT10M");
+        assertEquals(
+                new LockSpec("nightly-export", Duration.ofHours(2), Duration.ofMinutes(10)), spec("export", config));
+    }
+
+    @Test
+    void configCanSupplyAMissingTtl() throws Exception {
+        assertEquals(LockSpec.of("x", Duration.ofMinutes(3)), spec("noTtl", Map.of("tollgate.locks.x.ttl", "3m")));
+    }
+
+    @Test
+    void invalidValuesFailNamingTheMethodOrProperty() {
+        assertEquals(
+                "@OncePerCluster(ttl = \"soon\") on dev.tollgate.config.LockSpecsTest$Jobs.badTtl: expected a"
+                        + " duration such as 250ms, 1s, 5m, 1h or PT1S",
+                error("badTtl", Map.of()));
+        assertEquals(
+                "Invalid Tollgate configuration: tollgate.locks.x.at-least=later (expected a duration such as"
+                        + " 250ms, 1s, 5m, 1h or PT1S)",
+                error("badTtl", Map.of("tollgate.locks.x.ttl", "1s", "tollgate.locks.x.at-least", "later")));
+        assertEquals(
+                "@OncePerCluster on dev.tollgate.config.LockSpecsTest$Jobs.noTtl has no ttl: give it in the"
+                        + " annotation or as tollgate.locks.x.ttl",
+                error("noTtl", Map.of()));
+        assertEquals(
+                "@OncePerCluster on dev.tollgate.config.LockSpecsTest$Jobs.atLeastAboveTtl: lock 'x': atLeast must be"
+                        + " between 0 and ttl (PT1M), but was PT2M",
+                error("atLeastAboveTtl", Map.of()));
+        assertEquals(
+                "Invalid Tollgate configuration: tollgate.locks.nightly-export.ttl=0s (must be > 0)",
+                error("export", Map.of("tollgate.locks.nightly-export.ttl", "0s")));
+    }
+
+    @Test
+    void methodThatReturnsAValueIsRefused() {
+        assertEquals(
+                "@OncePerCluster method dev.tollgate.config.LockSpecsTest$Jobs.returnsAValue must return void: it is"
+                        + " skipped on every server that does not get the lock, and a skipped call has no value",
+                error("returnsAValue", Map.of()));
+    }
+}

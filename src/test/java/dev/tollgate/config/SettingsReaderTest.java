@@ -1,0 +1,163 @@
+package dev.tollgate.config;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.tollgate.LimitPolicy;
+import dev.tollgate.TollgateConfigException;
+import dev.tollgate.core.Durations;
+import dev.tollgate.http.Cidr;
+import dev.tollgate.ratelimit.Algorithm;
+import dev.tollgate.ratelimit.KeySpec;
+import dev.tollgate.ratelimit.LimitSpec;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class SettingsReaderTest {
+
+    private static TollgateSettings read(String... kv) {
+        Map<String, String> m = new HashMap<>();
+        for (int i = 0; i < kv.length; i += 2) {
+            m.put(kv[i], kv[i + 1]);
+        }
+        return SettingsReader.read(PropertySource.of(m));
+    }
+
+    private static String error(String... kv) {
+        return assertThrows(TollgateConfigException.class, () -> read(kv)).getMessage();
+    }
+
+    @Test
+    void defaultsAreSafe() {
+        TollgateSettings s = read();
+        assertTrue(s.redisUrl().isEmpty());
+        assertEquals(Duration.ofMillis(250), s.budget());
+        assertEquals(16, s.poolSize());
+        assertTrue(s.failOpen());
+        assertTrue(s.limits().isEmpty());
+        assertEquals(64, s.http().ipv6Prefix());
+    }
+
+    @Test
+    void readsALimitWithItsDefaults() {
+        TollgateSettings s = read(
+                "tollgate.limits.api.capacity", "100",
+                "tollgate.limits.api.refill-tokens", "10",
+                "tollgate.fail-open", "false");
+        LimitSpec api = s.limit("api").orElseThrow();
+        assertEquals(new LimitPolicy("api", 100, 10, Duration.ofSeconds(1), 1), api.policy());
+        assertEquals(new KeySpec.Ip(), api.key());
+        assertFalse(api.failOpen(), "inherits tollgate.fail-open");
+    }
+
+    @Test
+    void readsEveryLimitSetting() {
+        LimitSpec s = read(
+                        "tollgate.limits.login.capacity", "5",
+                        "tollgate.limits.login.refill-tokens", "1",
+                        "tollgate.limits.login.refill-period", "PT1M",
+                        "tollgate.limits.login.cost", "5",
+                        "tollgate.limits.login.key", "header:X-Api-Key",
+                        "tollgate.limits.login.fail-open", "false")
+                .limit("login")
+                .orElseThrow();
+        assertEquals(new LimitPolicy("login", 5, 1, Duration.ofMinutes(1), 5), s.policy());
+        assertEquals(new KeySpec.Header("X-Api-Key"), s.key());
+        assertFalse(s.failOpen());
+    }
+
+    @Test
+    void badNumberNamesThePropertyAndTheValue() {
+        assertTrue(error("tollgate.limits.api.capacity", "lots", "tollgate.limits.api.refill-tokens", "1")
+                .contains("tollgate.limits.api.capacity=lots (expected a whole number > 0)"));
+    }
+
+    @Test
+    void costAboveCapacityIsRejected() {
+        String e = error(
+                "tollgate.limits.api.capacity", "10",
+                "tollgate.limits.api.refill-tokens", "1",
+                "tollgate.limits.api.cost", "11");
+        assertTrue(e.contains("tollgate.limits.api.cost=11 (expected a whole number from 1 to the capacity (10)"), e);
+    }
+
+    @Test
+    void missingRequiredPropertyIsNamed() {
+        assertTrue(
+                error("tollgate.limits.api.capacity", "10").contains("tollgate.limits.api.refill-tokens is required"));
+    }
+
+    @Test
+    void unknownLimitSettingIsNamed() {
+        String e = error(
+                "tollgate.limits.api.capacity", "10",
+                "tollgate.limits.api.refill-tokens", "1",
+                "tollgate.limits.api.capacty", "10");
+        assertTrue(e.contains("tollgate.limits.api.capacty=10 (unknown setting 'capacty'"), e);
+    }
+
+    @Test
+    void badDurationKeyUrlAndCidrAreAllReportedTogether() {
+        String e = error(
+                "tollgate.redis.timeout", "soon",
+                "tollgate.redis.url", "http://user:secret@host:6379",
+                "tollgate.http.trusted-proxies", "10.0.0.0/40",
+                "tollgate.http.limits", "nope",
+                "tollgate.fail-open", "maybe");
+        assertTrue(e.contains("tollgate.redis.timeout=soon"), e);
+        assertTrue(e.contains("tollgate.redis.url=http://user:***@host:6379"), "password masked: " + e);
+        assertFalse(e.contains("secret"));
+        assertTrue(e.contains("tollgate.http.trusted-proxies=10.0.0.0/40 (expected the prefix must be 0..32)"), e);
+        assertTrue(e.contains("tollgate.http.limits=nope (expected no limit named 'nope'"), e);
+        assertTrue(e.contains("tollgate.fail-open=maybe (expected true or false)"), e);
+    }
+
+    @Test
+    void windowLimitsRefillTheirCapacityOncePerWindow() {
+        LimitSpec s = read(
+                        "tollgate.limits.w.algorithm", "sliding-window",
+                        "tollgate.limits.w.capacity", "60",
+                        "tollgate.limits.w.refill-period", "1m")
+                .limit("w")
+                .orElseThrow();
+        assertEquals(Algorithm.SLIDING_WINDOW, s.algorithm());
+        assertEquals(new LimitPolicy("w", 60, 60, Duration.ofMinutes(1), 1), s.policy());
+        assertEquals(60, s.policy().windowSeconds());
+    }
+
+    @Test
+    void refillTokensOnAWindowLimitIsAMistake() {
+        String e = error(
+                "tollgate.limits.w.algorithm", "fixed-window",
+                "tollgate.limits.w.capacity", "60",
+                "tollgate.limits.w.refill-tokens", "1");
+        assertTrue(e.contains("tollgate.limits.w.refill-tokens=1 (expected nothing: a fixed-window limit"), e);
+        assertTrue(error("tollgate.limits.w.algorithm", "leaky", "tollgate.limits.w.capacity", "1")
+                .contains("tollgate.limits.w.algorithm=leaky (expected token-bucket, fixed-window or sliding-window)"));
+    }
+
+    @Test
+    void durationsInShortAndIsoForm() {
+        assertEquals(Duration.ofMillis(500), Durations.parse("500ms"));
+        assertEquals(Duration.ofMinutes(1), Durations.parse("1m"));
+        assertEquals(Duration.ofSeconds(1), Durations.parse("PT1S"));
+        assertEquals("1m", Durations.format(Duration.ofSeconds(60)));
+        assertEquals("250ms", Durations.format(Duration.ofMillis(250)));
+    }
+
+    @Test
+    void cidrContainment() throws Exception {
+        Cidr c = Cidr.parse("10.1.0.0/16");
+        assertTrue(c.contains(java.net.InetAddress.getByName("10.1.255.3")));
+        assertFalse(c.contains(java.net.InetAddress.getByName("10.2.0.1")));
+        assertTrue(Cidr.parse("fd00::/8").contains(java.net.InetAddress.getByName("fd12::1")));
+        assertEquals(
+                List.of(Cidr.parse("127.0.0.1")),
+                read("tollgate.http.trusted-proxies", " 127.0.0.1 ").http().trustedProxies());
+    }
+}

@@ -1,0 +1,76 @@
+package dev.tollgate.ratelimit;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.tollgate.Decision;
+import dev.tollgate.LimitPolicy;
+import dev.tollgate.redis.RedisSettings;
+import dev.tollgate.testing.RedisServer;
+import dev.tollgate.testing.TestClock;
+import dev.tollgate.testing.Timeouts;
+import java.time.Duration;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import redis.clients.jedis.Jedis;
+
+class RedisFixedWindowStoreTest extends FixedWindowStoreContract {
+
+    @RegisterExtension
+    static final RedisServer redis = RedisServer.shared();
+
+    private static RedisRateLimitStore store;
+
+    @BeforeAll
+    static void connect() {
+        store = RedisRateLimitStore.connect(
+                Algorithm.FIXED_WINDOW, RedisSettings.of(redis.url(), Timeouts.GENEROUS, 32));
+    }
+
+    @AfterAll
+    static void close() {
+        store.close();
+    }
+
+    @Override
+    protected RateLimitStore store() {
+        return store;
+    }
+
+    @Override
+    protected TestClock clock() {
+        return redis;
+    }
+
+    @Test
+    void keyHoldsTheWindowIndexAndCountAndExpiresWhenTheWindowEnds() {
+        LimitPolicy p = window(10, Duration.ofSeconds(60));
+        String key = freshKey();
+        long before = redis.timeMicros();
+        Decision d = store.tryConsume(p, key);
+        try (Jedis j = redis.admin()) {
+            Map<String, String> state = j.hgetAll(key);
+            assertEquals("1", state.get("n"));
+            long index = Long.parseLong(state.get("w"));
+            assertTrue(index == before / 60_000_000 || index == before / 60_000_000 + 1, "index " + index);
+            long ttl = j.pttl(key);
+            long endsInMs = (d.resetAfter().toNanos() + 999_999) / 1_000_000;
+            assertTrue(ttl <= endsInMs && ttl > endsInMs - 100, "ttl " + ttl + " vs window end " + endsInMs);
+        }
+    }
+
+    @Test
+    void deniedCallWritesNothing() {
+        LimitPolicy p = window(1, Duration.ofSeconds(60));
+        String key = freshKey();
+        store.tryConsume(p, key);
+        try (Jedis j = redis.admin()) {
+            Map<String, String> before = j.hgetAll(key);
+            store.tryConsume(p, key);
+            assertEquals(before, j.hgetAll(key));
+        }
+    }
+}
