@@ -160,7 +160,7 @@ public final class RedisServer implements BeforeAllCallback, AfterAllCallback, T
 
     /** A plain connection for inspecting and breaking the server; the caller closes it. */
     public Jedis admin() {
-        return new Jedis(host(), port, 2000);
+        return RedisProcesses.jedis(port, 2000);
     }
 
     /** Deletes every key. */

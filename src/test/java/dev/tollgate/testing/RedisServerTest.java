@@ -53,7 +53,7 @@ class RedisServerTest {
 
     @Test
     void frozenServerHoldsConnectionsWithoutAnsweringAndRunsWhatItWasSentOnceThawed() throws Exception {
-        try (Jedis client = new Jedis(redis.host(), redis.port(), 300)) {
+        try (Jedis client = RedisProcesses.jedis(redis.port(), 300)) {
             client.ping();
             redis.pause();
             try {
@@ -103,7 +103,7 @@ class RedisServerTest {
     }
 
     private static String ping(int timeoutMillis) {
-        try (Jedis j = new Jedis(redis.host(), redis.port(), timeoutMillis)) {
+        try (Jedis j = RedisProcesses.jedis(redis.port(), timeoutMillis)) {
             return j.ping();
         }
     }
