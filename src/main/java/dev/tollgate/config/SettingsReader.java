@@ -192,13 +192,7 @@ public final class SettingsReader {
                     PERIOD_RULE);
             period = null;
         }
-        Long cost = inRange(
-                p + "cost",
-                value(p + "cost", 1L, SettingsReader::parseLong, "a whole number from 1 to the capacity"),
-                1,
-                capacity == null ? LimitPolicy.MAX_COUNT : capacity,
-                "a whole number from 1 to the capacity" + (capacity == null ? "" : " (" + capacity + ")")
-                        + ": a call costing more than the bucket holds could never pass");
+        Long cost = readCost(p, algorithm, capacity);
         KeySpec key = value(
                 p + "key",
                 new KeySpec.Ip(),
@@ -228,10 +222,29 @@ public final class SettingsReader {
     private static final String PERIOD_RULE =
             "a duration from 1ms to 36525d (100 years) such as 1s, 500ms, 1m, 1d or PT1S";
 
+    private Long readCost(String p, Algorithm algorithm, Long capacity) {
+        Long cost = value(p + "cost", 1L, SettingsReader::parseLong, "a whole number from 1 to the capacity");
+        if (algorithm == Algorithm.SLIDING_WINDOW && cost != null && cost > LimitSpec.MAX_SLIDING_WINDOW_COST) {
+            error(
+                    p + "cost",
+                    Long.toString(cost),
+                    "a whole number from 1 to 1000 for a sliding-window limit: one"
+                            + " call adds one Redis entry per unit of cost while Redis runs nothing else");
+            return null;
+        }
+        return inRange(
+                p + "cost",
+                cost,
+                1,
+                capacity == null ? LimitPolicy.MAX_COUNT : capacity,
+                "a whole number from 1 to the capacity" + (capacity == null ? "" : " (" + capacity + ")")
+                        + ": a call costing more than the bucket holds could never pass");
+    }
+
     private static String capacityRule(Algorithm algorithm) {
         return algorithm == Algorithm.SLIDING_WINDOW
                 ? "a whole number from 1 to 10000 for a sliding-window limit: it keeps one Redis entry"
-                        + " (about 124 bytes) per admitted call for a whole window; use token-bucket or"
+                        + " (about 127 bytes) per admitted call for a whole window; use token-bucket or"
                         + " fixed-window for more"
                 : "a whole number from 1 to 9007199254740992 (2^53): beyond it Redis's scripts, which count"
                         + " in doubles, stop counting";

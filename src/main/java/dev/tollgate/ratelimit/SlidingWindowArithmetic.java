@@ -6,15 +6,18 @@ import dev.tollgate.core.ExpiringMap;
 
 /**
  * Sliding window logs in memory, with the same rules as {@code sliding-window.lua}: one entry per
- * admitted unit of cost, dated by the injected clock, at most {@link LimitSpec#MAX_SLIDING_WINDOW_CAPACITY}.
+ * admitted unit of cost, dated by the injected clock; a capacity and a cost within {@link LimitSpec}'s caps.
  */
 final class SlidingWindowArithmetic implements InProcessArithmetic<SlidingWindowArithmetic.Log> {
 
     @Override
     public ExpiringMap.Updated<Log, Decision> consume(Log live, LimitPolicy policy, long now) {
-        if (policy.capacity() > LimitSpec.MAX_SLIDING_WINDOW_CAPACITY) {
+        if (policy.capacity() > LimitSpec.MAX_SLIDING_WINDOW_CAPACITY
+                || policy.cost() > LimitSpec.MAX_SLIDING_WINDOW_COST) {
             throw new IllegalArgumentException("limit '" + policy.name() + "': a sliding window holds at most "
-                    + LimitSpec.MAX_SLIDING_WINDOW_CAPACITY + " calls, but capacity was " + policy.capacity());
+                    + LimitSpec.MAX_SLIDING_WINDOW_CAPACITY + " calls and a call costs at most "
+                    + LimitSpec.MAX_SLIDING_WINDOW_COST + ", but capacity was " + policy.capacity() + " and cost "
+                    + policy.cost());
         }
         Log log = live == null ? new Log() : live;
         return new ExpiringMap.Updated<>(log, log.consume(policy, now));

@@ -1,12 +1,13 @@
 -- Sliding window log: trim, count, decide and record in one atomic step, clocked by Redis TIME.
 -- A call is admitted if the calls admitted in the last window, plus its cost, stay within the limit.
--- The arguments are checked before anything is touched; the limit is at most 10,000 (checked when the
--- application deploys), so one call adds or trims at most that many entries.
+-- The arguments are checked before anything is touched: the limit is at most 10,000 and the cost at
+-- most 1,000 (checked when the application deploys), so one call trims at most 10,000 entries and adds
+-- at most 1,000, a few milliseconds of Redis.
 -- KEYS[1]  sorted set of admitted calls: one entry per unit of cost, score = admission time (us),
 --          member = '<time>-<unit>'
 -- ARGV[1]  the limit: calls (times their cost) per window, 1..10000
 -- ARGV[2]  the window, in microseconds, 1..2^53
--- ARGV[3]  cost of this call, 1..limit
+-- ARGV[3]  cost of this call, 1..min(limit, 1000)
 -- Returns  {allowed 1|0, left in the window, retry-after us, until the window is empty us}
 local MAX = 9007199254740992 -- 2^53: every time here stays exact in Lua's doubles
 local function whole(v, lo, hi)
@@ -16,7 +17,7 @@ end
 local key = KEYS[1]
 local limit = whole(ARGV[1], 1, 10000)
 local window = whole(ARGV[2], 1, MAX)
-local cost = limit and whole(ARGV[3], 1, limit)
+local cost = limit and whole(ARGV[3], 1, math.min(limit, 1000))
 if not (limit and window and cost) then
   return redis.error_reply('ERR tollgate sliding-window: bad arguments ' .. table.concat(ARGV, ' '))
 end

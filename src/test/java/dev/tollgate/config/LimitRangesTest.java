@@ -113,7 +113,11 @@ class LimitRangesTest {
                 "tollgate.limits.w.cost", "200000");
         assertTrue(
                 e.contains("tollgate.limits.w.capacity=200000 (expected a whole number from 1 to 10000 for a"
-                        + " sliding-window limit: it keeps one Redis entry (about 124 bytes) per admitted call"),
+                        + " sliding-window limit: it keeps one Redis entry (about 127 bytes) per admitted call"),
+                e);
+        assertTrue(
+                e.contains(
+                        "tollgate.limits.w.cost=200000 (expected a whole number from 1 to 1000 for a sliding-window limit"),
                 e);
         assertTrue(read("tollgate.limits.w.algorithm", "sliding-window", "tollgate.limits.w.capacity", "10000")
                 .limit("w")

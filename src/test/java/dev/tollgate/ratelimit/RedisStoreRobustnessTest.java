@@ -93,9 +93,12 @@ class RedisStoreRobustnessTest {
         String key = freshKey();
         RuntimeException e = assertThrows(RuntimeException.class, () -> sliding.tryConsume(p, key));
         assertTrue(String.valueOf(rootMessage(e)).contains("bad arguments"), rootMessage(e));
+        LimitPolicy costly = new LimitPolicy("robust", 10_000, 10_000, Duration.ofMinutes(1), 1001);
+        assertThrows(RuntimeException.class, () -> sliding.tryConsume(costly, key), "a cost above 1000");
         try (Jedis j = redis.admin()) {
             assertFalse(j.exists(key), "nothing written");
         }
+        assertEquals(9_000, sliding.tryConsume(costly.withCost(1000), key).remaining(), "1000 in one call is fine");
     }
 
     @Test
@@ -154,6 +157,29 @@ class RedisStoreRobustnessTest {
             Decision d = fixed.tryConsume(p, key);
             assertTrue(d.remaining() >= 0 && d.remaining() <= 3, state + ": " + d);
             assertTrue(d.resetAfter().compareTo(Duration.ofSeconds(1)) <= 0, state + ": " + d);
+        }
+    }
+
+    /**
+     * A key of another type at a limit's key (something else wrote it): Redis refuses the call before
+     * the script writes anything, and the key is left as it was. (The guard decides that one call,
+     * as a data error, not an outage.)
+     */
+    @Test
+    void keyOfAnotherTypeIsRefusedAndLeftAsItWas() {
+        String key = freshKey();
+        try (Jedis j = redis.admin()) {
+            j.set(key, "someone else's");
+            j.pexpire(key, 60_000);
+        }
+        for (RedisRateLimitStore store : List.of(bucket, fixed, sliding)) {
+            LimitPolicy p = new LimitPolicy("robust", 3, 3, Duration.ofSeconds(1), 1);
+            RuntimeException e = assertThrows(RuntimeException.class, () -> store.tryConsume(p, key));
+            assertTrue(rootMessage(e).contains("WRONGTYPE"), rootMessage(e));
+            try (Jedis j = redis.admin()) {
+                assertEquals("someone else's", j.get(key));
+                assertTrue(j.pttl(key) > 50_000, "its expiry untouched");
+            }
         }
     }
 

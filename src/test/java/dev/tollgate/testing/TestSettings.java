@@ -20,7 +20,7 @@ public final class TestSettings {
         return SettingsReader.read(PropertySource.of(properties));
     }
 
-    /** The properties of a quota of {@code capacity} calls that never refills (kept), one bucket for everyone. */
+    /** The properties of a quota of {@code capacity} calls that never refills (so it persists), one bucket for everyone. */
     public static String[] quota(String name, long capacity) {
         String p = "tollgate.limits." + name + ".";
         return new String[] {
