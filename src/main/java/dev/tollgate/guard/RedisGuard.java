@@ -46,6 +46,7 @@ public final class RedisGuard implements Guard, BreakerState, AutoCloseable {
     private volatile long openedAt;
     private volatile Throwable lastFailure;
     private ScheduledFuture<?> probing;
+    private ScheduledFuture<?> warming;
 
     /**
      * @param probe asks Redis whether it answers (and reloads scripts); run only by the background probe
@@ -94,18 +95,36 @@ public final class RedisGuard implements Guard, BreakerState, AutoCloseable {
     }
 
     /**
-     * Asks Redis once, in the background, as the probe does: the client is built, every script loaded and
-     * the breaker's first call made before a request needs them, so the first requests after startup do
-     * not pay for that. Its failure (Redis down at startup) counts like any call's.
+     * Gets Redis ready in the background until it answers once: the probe (which builds the client and
+     * loads every script) is run directly, outside the breaker, then one empty call goes through the
+     * workers and the breaker. So the first requests after a start, or after a Redis that was down at
+     * startup comes up, do not pay for that. Stops when the breaker opens: the background probe then
+     * does the same.
      */
     public void warmUp() {
-        scheduler.execute(() -> {
+        synchronized (this) {
+            warming = scheduler.scheduleWithFixedDelay(
+                    this::warmUpOnce, 0, probeInterval.toNanos(), TimeUnit.NANOSECONDS);
+        }
+    }
+
+    private void warmUpOnce() {
+        if (!open.get()) {
             try {
-                caller.call(probe);
-            } catch (Exception e) {
-                LOG.log(Level.FINE, e, () -> "Tollgate: warming up the calls to Redis at " + target + " failed");
+                probe.call();
+            } catch (Exception notYet) {
+                LOG.log(Level.FINE, notYet, () -> "Tollgate: Redis at " + target + " is not ready yet");
+                return;
             }
-        });
+            try {
+                caller.call(() -> null);
+            } catch (Exception e) {
+                LOG.log(Level.FINE, e, () -> "Tollgate: the first call to Redis at " + target + " failed");
+            }
+        }
+        synchronized (this) {
+            warming.cancel(false);
+        }
     }
 
     /** Whether calls are being answered without asking Redis. */
