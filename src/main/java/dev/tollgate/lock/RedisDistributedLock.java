@@ -2,6 +2,7 @@ package dev.tollgate.lock;
 
 import dev.tollgate.redis.LuaScript;
 import dev.tollgate.redis.RedisLink;
+import dev.tollgate.redis.Subscription;
 import java.time.Duration;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
@@ -9,28 +10,51 @@ import redis.clients.jedis.exceptions.JedisException;
 
 /**
  * Locks in Redis: {@code SET NX PX} plus an {@code INCR} of the lock's fencing counter in one script,
- * one round trip. Release and extend are scripts that act only while the key still holds the token.
+ * one round trip. Release and extend are scripts that act only while the key still holds the token;
+ * release also publishes the lock's name on {@value #RELEASED}, which wakes the servers waiting for it.
  *
  * <p>Keys: {@code tollgate:lock:{<name>}} (the token, expiring) and {@code tollgate:fence:{<name>}}
  * (the last fencing token, never expiring), in one cluster slot.
  */
 public final class RedisDistributedLock implements DistributedLock {
 
+    /** The channel of release notices: each message is the name of a lock just released. */
+    public static final String RELEASED = "tollgate:lock-released";
+
+    /** How often a waiter tries again when it hears nothing: only a lost notice makes it matter. */
+    static final Duration POLL = Duration.ofSeconds(1);
+
+    /** ... and while nobody listens to release notices (before the subscription is confirmed, or broken). */
+    static final Duration DEAF_POLL = Duration.ofMillis(50);
+
     private static final LuaScript ACQUIRE = LuaScript.named("lock-acquire");
     private static final LuaScript RELEASE = LuaScript.named("lock-release");
     private static final LuaScript EXTEND = LuaScript.named("lock-extend");
 
     private final RedisLink redis;
+    private final Keeper keeper;
     private final LockTokens tokens = new LockTokens();
     private final LockOwner owner = new Owner();
+    private final ReleaseNotices notices = new ReleaseNotices();
+    private final LockWaiter waiter;
+    private final LockWaiter deafWaiter;
+    private Subscription subscription; // guarded by this
 
-    private RedisDistributedLock(RedisLink redis) {
+    RedisDistributedLock(RedisLink redis, Keeper keeper) {
         this.redis = redis;
+        this.keeper = keeper;
+        this.waiter = new LockWaiter(notices, POLL, keeper::nanoTime);
+        this.deafWaiter = new LockWaiter(notices, DEAF_POLL, keeper::nanoTime);
     }
 
     /** Locks on a client the caller keeps and closes. */
     public static RedisDistributedLock using(RedisLink redis) {
-        return new RedisDistributedLock(redis);
+        return using(redis, LockLostListener.NONE);
+    }
+
+    /** Locks on a client the caller keeps and closes, telling {@code listener} of every lock found lost. */
+    public static RedisDistributedLock using(RedisLink redis, LockLostListener listener) {
+        return new RedisDistributedLock(redis, Keeper.daemon(listener));
     }
 
     @Override
@@ -38,6 +62,7 @@ public final class RedisDistributedLock implements DistributedLock {
         LockNames.check(name);
         long ttlMillis = LockNames.ttlMillis(name, ttl);
         String token = tokens.next();
+        long sentAt = keeper.nanoTime();
         List<?> reply;
         try {
             reply = (List<?>) redis.eval(ACQUIRE, keys(name), List.of(token, Long.toString(ttlMillis)));
@@ -46,31 +71,62 @@ public final class RedisDistributedLock implements DistributedLock {
         }
         long value = (Long) reply.get(1);
         if ((Long) reply.get(0) == 1L) {
-            return new Acquisition.Acquired(new HeldLock(owner, name, token, value));
+            return new Acquisition.Acquired(new HeldLock(owner, keeper, name, token, value, ttlMillis, sentAt));
         }
         return new Acquisition.HeldElsewhere(
                 name, value < 0 ? ChronoUnit.FOREVER.getDuration() : Duration.ofMillis(value));
     }
 
+    @Override
+    public Acquisition tryAcquire(String name, Duration ttl, Duration maxWait) {
+        LockNames.ttlMillis(LockNames.check(name), ttl);
+        LockWaiter.checkMaxWait(name, maxWait);
+        boolean listening = listen().isListening();
+        return (listening ? waiter : deafWaiter).acquire(name, maxWait, n -> tryAcquire(n, ttl));
+    }
+
+    /** The subscription to release notices, started by the first wait. */
+    private synchronized Subscription listen() {
+        if (subscription == null) {
+            subscription = Subscription.start(redis, RELEASED, notices::released, Duration.ofSeconds(1));
+        }
+        return subscription;
+    }
+
+    /** Whether release notices are heard now; for tests. */
+    synchronized boolean listening() {
+        return subscription != null && subscription.isListening();
+    }
+
+    @Override
+    public void close() {
+        keeper.close();
+        synchronized (this) {
+            if (subscription != null) {
+                subscription.close();
+            }
+        }
+    }
+
     /** A handle for a token taken earlier, e.g. by another process: for tests of what an old token can do. */
     LockHandle handleFor(String name, String token, long fencingToken) {
-        return new HeldLock(owner, LockNames.check(name), token, fencingToken);
+        return new HeldLock(owner, keeper, LockNames.check(name), token, fencingToken, 1, keeper.nanoTime());
     }
 
     private final class Owner implements LockOwner {
         @Override
-        public boolean release(String name, String token) {
-            return run(RELEASE, name, List.of(token));
+        public Ownership release(String name, String token) {
+            return run(RELEASE, name, List.of(token, RELEASED, name));
         }
 
         @Override
-        public boolean expireIn(String name, String token, long ttlMillis) {
+        public Ownership expireIn(String name, String token, long ttlMillis) {
             return run(EXTEND, name, List.of(token, Long.toString(ttlMillis)));
         }
 
-        private boolean run(LuaScript script, String name, List<String> args) {
+        private Ownership run(LuaScript script, String name, List<String> args) {
             try {
-                return (Long) redis.eval(script, keys(name), args) == 1L;
+                return Ownership.ofReply((Long) redis.eval(script, keys(name), args));
             } catch (JedisException e) {
                 throw new LockUnavailableException(name, e);
             }
