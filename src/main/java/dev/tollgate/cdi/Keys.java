@@ -15,19 +15,15 @@ import java.security.Principal;
 @ApplicationScoped
 public class Keys {
 
-    /** Longest raw key kept; longer ones are cut before hashing, so a header cannot make us hash megabytes. */
-    static final int MAX_LENGTH = 512;
-
     @Inject
     @Any
     Instance<KeyResolver> resolvers;
 
     public String keyFor(LimitSpec limit, CallerInfo caller) {
-        String key = rawKey(limit.key(), caller);
-        return key.length() > MAX_LENGTH ? key.substring(0, MAX_LENGTH) : key;
+        return clientKey(limit.key(), caller);
     }
 
-    private String rawKey(KeySpec spec, CallerInfo caller) {
+    private String clientKey(KeySpec spec, CallerInfo caller) {
         if (spec instanceof KeySpec.Ip) {
             return caller.clientAddress().orElse("unknown");
         }

@@ -1,6 +1,7 @@
 package dev.tollgate.cdi;
 
 import dev.tollgate.LockLost;
+import dev.tollgate.core.Guard;
 import dev.tollgate.core.MicrosClock;
 import dev.tollgate.lock.DistributedLock;
 import dev.tollgate.lock.InProcessDistributedLock;
@@ -46,7 +47,7 @@ public class LockProducer {
     DistributedLock distributedLock() {
         LockLostListener listener = lostListener();
         return runtime.redis()
-                .<DistributedLock>map(redis -> RedisDistributedLock.using(redis, listener))
+                .<DistributedLock>map(redis -> RedisDistributedLock.using(redis, Guard.DIRECT, listener))
                 .orElseGet(() -> {
                     LOG.warning("Tollgate: tollgate.redis.url is not set, so @OncePerCluster locks are kept in"
                             + " this server's memory: they exclude runs within this server only, and every"

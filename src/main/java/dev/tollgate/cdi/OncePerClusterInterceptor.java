@@ -37,15 +37,15 @@ public class OncePerClusterInterceptor {
 
     @AroundInvoke
     Object aroundInvoke(InvocationContext context) throws Exception {
-        return guard(context);
+        return runOnce(context);
     }
 
     @AroundTimeout
     Object aroundTimeout(InvocationContext context) throws Exception {
-        return guard(context);
+        return runOnce(context);
     }
 
-    private Object guard(InvocationContext context) throws Exception {
+    private Object runOnce(InvocationContext context) throws Exception {
         LockSpec spec = specs.computeIfAbsent(context.getMethod(), m -> resolve(m, context.getTarget()));
         return runner.run(spec, context::proceed).value();
     }

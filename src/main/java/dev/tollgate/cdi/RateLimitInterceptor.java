@@ -72,8 +72,7 @@ public class RateLimitInterceptor {
         if (plan.keyParameter() >= 0) {
             Object arg = ctx.getParameters()[plan.keyParameter()];
             if (arg != null) {
-                String s = arg.toString();
-                return s.length() > Keys.MAX_LENGTH ? s.substring(0, Keys.MAX_LENGTH) : s;
+                return arg.toString();
             }
         }
         return keys.keyFor(limit, caller);

@@ -14,15 +14,11 @@ import dev.tollgate.guard.ShardedGuard;
 import dev.tollgate.http.ClientAddresses;
 import dev.tollgate.metrics.TollgateMetrics;
 import dev.tollgate.ratelimit.Algorithm;
-import dev.tollgate.ratelimit.InProcessFixedWindowStore;
-import dev.tollgate.ratelimit.InProcessSlidingWindowStore;
-import dev.tollgate.ratelimit.InProcessTokenBucketStore;
+import dev.tollgate.ratelimit.InProcessRateLimitStore;
 import dev.tollgate.ratelimit.LimitSpec;
 import dev.tollgate.ratelimit.RateLimitStore;
 import dev.tollgate.ratelimit.RateLimiter;
-import dev.tollgate.ratelimit.RedisFixedWindowStore;
-import dev.tollgate.ratelimit.RedisSlidingWindowStore;
-import dev.tollgate.ratelimit.RedisTokenBucketStore;
+import dev.tollgate.ratelimit.RedisRateLimitStore;
 import dev.tollgate.redis.RedisClients;
 import dev.tollgate.redis.RedisLink;
 import dev.tollgate.redis.RedisSettings;
@@ -32,6 +28,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.context.Initialized;
 import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;
+import java.util.EnumMap;
 import java.util.Map;
 import java.util.Optional;
 import java.util.logging.Logger;
@@ -119,13 +116,13 @@ public class TollgateRuntime {
                 new ClientAddresses(s.http().trustedProxies(), s.http().ipv6Prefix());
         Guard bound = Guard.DIRECT;
         if (s.redisUrl().isPresent()) {
-            RedisSettings rs = RedisSettings.of(s.redisUrl().get(), s.budget(), s.poolSize());
+            RedisSettings rs = new RedisSettings(s.redisUrl().get(), s.budget(), s.poolSize());
             redis = RedisClients.create(rs);
-            stores = Map.of(
-                    Algorithm.TOKEN_BUCKET, RedisTokenBucketStore.using(redis),
-                    Algorithm.FIXED_WINDOW, RedisFixedWindowStore.using(redis),
-                    Algorithm.SLIDING_WINDOW, RedisSlidingWindowStore.using(redis));
-            GuardSettings gs = GuardSettings.defaults(s.budget(), s.poolSize());
+            stores = new EnumMap<>(Algorithm.class);
+            for (Algorithm a : Algorithm.values()) {
+                stores.put(a, RedisRateLimitStore.using(a, redis));
+            }
+            GuardSettings gs = s.guard();
             if (rs.url().kind() == RedisUrl.Kind.CLUSTER) {
                 // Fault Tolerance keeps one breaker per method; a cluster needs one per master.
                 ShardedGuard sharded =
@@ -143,10 +140,10 @@ public class TollgateRuntime {
                     + s.budget().toMillis() + " ms per check; " + s.limits().size() + " limits: "
                     + s.limits().keySet() + ")");
         } else {
-            stores = Map.of(
-                    Algorithm.TOKEN_BUCKET, new InProcessTokenBucketStore(MicrosClock.system()),
-                    Algorithm.FIXED_WINDOW, new InProcessFixedWindowStore(MicrosClock.system()),
-                    Algorithm.SLIDING_WINDOW, new InProcessSlidingWindowStore(MicrosClock.system()));
+            stores = new EnumMap<>(Algorithm.class);
+            for (Algorithm a : Algorithm.values()) {
+                stores.put(a, InProcessRateLimitStore.of(a, MicrosClock.system()));
+            }
             LOG.warning(() -> "Tollgate: tollgate.redis.url is not set, so limits are kept in this server's memory"
                     + " and apply per server, not across servers (" + s.limits().size() + " limits: "
                     + s.limits().keySet() + ")");

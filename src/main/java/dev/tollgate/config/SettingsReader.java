@@ -3,6 +3,7 @@ package dev.tollgate.config;
 import dev.tollgate.LimitPolicy;
 import dev.tollgate.TollgateConfigException;
 import dev.tollgate.core.Durations;
+import dev.tollgate.guard.GuardSettings;
 import dev.tollgate.http.Cidr;
 import dev.tollgate.ratelimit.Algorithm;
 import dev.tollgate.ratelimit.KeySpec;
@@ -36,8 +37,8 @@ public final class SettingsReader {
     public static final String HTTP_TRUSTED_PROXIES = "tollgate.http.trusted-proxies";
     public static final String HTTP_IPV6_PREFIX = "tollgate.http.ipv6-prefix";
 
-    static final Duration DEFAULT_TIMEOUT = Duration.ofMillis(250);
-    static final int DEFAULT_POOL_SIZE = 16;
+    static final Duration DEFAULT_TIMEOUT = Duration.ofMillis(GuardSettings.DEFAULT_BUDGET_MILLIS);
+    static final int DEFAULT_POOL_SIZE = GuardSettings.DEFAULT_WORKERS;
 
     private static final Pattern LIMIT_PROPERTY = Pattern.compile("tollgate\\.limits\\.([^.]+)\\.([^.]+)");
     private static final Set<String> LIMIT_KEYS =
@@ -61,15 +62,15 @@ public final class SettingsReader {
     }
 
     private TollgateSettings read() {
-        Optional<String> url = source.get(REDIS_URL).map(String::trim).filter(s -> !s.isEmpty());
-        url.ifPresent(this::checkRedisUrl);
-        Duration budget = value(REDIS_TIMEOUT, DEFAULT_TIMEOUT, Durations::parse, "a duration >= 1ms such as 250ms");
-        if (budget.toMillis() < 1 || budget.compareTo(Duration.ofMinutes(1)) > 0) {
-            error(REDIS_TIMEOUT, budget.toString(), "between 1ms and 1m");
-        }
+        Optional<RedisUrl> url = source.get(REDIS_URL)
+                .map(String::trim)
+                .filter(s -> !s.isEmpty())
+                .flatMap(this::redisUrl);
+        Duration budget = readBudget();
         int pool = value(REDIS_POOL_SIZE, DEFAULT_POOL_SIZE, Integer::parseInt, "a whole number > 0");
         if (pool < 1) {
             error(REDIS_POOL_SIZE, Integer.toString(pool), "a whole number > 0");
+            pool = DEFAULT_POOL_SIZE;
         }
         boolean failOpen = value(FAIL_OPEN, true, SettingsReader::bool, "true or false");
         Map<String, LimitSpec> limits = readLimits(failOpen);
@@ -77,7 +78,24 @@ public final class SettingsReader {
         if (!errors.isEmpty()) {
             throw TollgateConfigException.of(errors);
         }
-        return new TollgateSettings(url, budget, pool, failOpen, limits, http);
+        return new TollgateSettings(url, GuardSettings.defaults(budget, pool), failOpen, limits, http);
+    }
+
+    /**
+     * {@code tollgate.redis.timeout} alone, for the Fault Tolerance timeout that follows it: its default
+     * when unset or invalid ({@link #read} reports an invalid value).
+     */
+    public static Duration budget(PropertySource source) {
+        return new SettingsReader(source).readBudget();
+    }
+
+    private Duration readBudget() {
+        Duration budget = value(REDIS_TIMEOUT, DEFAULT_TIMEOUT, Durations::parse, "a duration >= 1ms such as 250ms");
+        if (budget.toMillis() < 1 || budget.compareTo(Duration.ofMinutes(1)) > 0) {
+            error(REDIS_TIMEOUT, budget.toString(), "between 1ms and 1m");
+            return DEFAULT_TIMEOUT;
+        }
+        return budget;
     }
 
     private Map<String, LimitSpec> readLimits(boolean defaultFailOpen) {
@@ -186,11 +204,12 @@ public final class SettingsReader {
         return new HttpSettings(global, proxies, prefix);
     }
 
-    private void checkRedisUrl(String url) {
+    private Optional<RedisUrl> redisUrl(String url) {
         try {
-            RedisUrl.parse(url);
+            return Optional.of(RedisUrl.parse(url));
         } catch (IllegalArgumentException e) {
             error(REDIS_URL, RedisUrl.mask(url), REDIS_URL_FORMS + "; " + e.getMessage());
+            return Optional.empty();
         }
     }
 

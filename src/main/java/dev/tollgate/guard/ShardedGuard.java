@@ -2,7 +2,6 @@ package dev.tollgate.guard;
 
 import dev.tollgate.core.Guard;
 import java.util.Map;
-import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
@@ -37,13 +36,8 @@ public final class ShardedGuard implements Guard, BreakerState, AutoCloseable {
     }
 
     @Override
-    public <T> Optional<T> call(String storeKey, Callable<T> call) {
-        return guards.computeIfAbsent(server(storeKey), guardFor).call(call);
-    }
-
-    @Override
-    public <T> Optional<T> call(Callable<T> call) {
-        return call("", call);
+    public <T> T call(String storeKey, Callable<T> call) {
+        return guards.computeIfAbsent(server(storeKey), guardFor).call(storeKey, call);
     }
 
     @Override

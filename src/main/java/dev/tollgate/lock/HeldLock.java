@@ -1,9 +1,9 @@
 package dev.tollgate.lock;
 
 import dev.tollgate.LockLost;
+import dev.tollgate.core.Failures;
 import dev.tollgate.core.Scheduler;
 import java.time.Duration;
-import java.util.logging.Level;
 import java.util.logging.Logger;
 
 /**
@@ -137,7 +137,8 @@ final class HeldLock implements LockHandle {
             if (keeper.nanoTime() - validUntil >= 0) {
                 return markLost(LockLost.Reason.UNCONFIRMED);
             }
-            LOG.log(Level.FINE, e, () -> "Tollgate: lock '" + name + "' could not be extended; trying again");
+            LOG.fine(() ->
+                    "Tollgate: lock '" + name + "' could not be extended (" + Failures.describe(e) + "); trying again");
             return null;
         }
     }
@@ -176,11 +177,8 @@ final class HeldLock implements LockHandle {
         try {
             release();
         } catch (LockUnavailableException e) {
-            LOG.log(
-                    Level.WARNING,
-                    e,
-                    () -> "Tollgate: lock '" + name + "' could not be released; it expires by"
-                            + " itself when its ttl passes");
+            LOG.warning(() -> "Tollgate: lock '" + name + "' could not be released (" + Failures.describe(e)
+                    + "); it expires by itself when its ttl passes");
         }
     }
 

@@ -1,5 +1,6 @@
 package dev.tollgate.lock;
 
+import dev.tollgate.core.ExpiringMap;
 import dev.tollgate.core.MicrosClock;
 import java.time.Duration;
 import java.util.concurrent.ConcurrentHashMap;
@@ -11,12 +12,11 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 public final class InProcessDistributedLock implements DistributedLock {
 
-    private final ConcurrentHashMap<String, Entry> locks = new ConcurrentHashMap<>();
+    private final ExpiringMap<Entry> locks;
     private final ConcurrentHashMap<String, Long> fences = new ConcurrentHashMap<>();
     private final LockTokens tokens = new LockTokens();
     private final LockOwner owner = new Owner();
     private final ReleaseNotices notices = new ReleaseNotices();
-    private final MicrosClock clock;
     private final Keeper keeper;
     private final LockWaiter waiter;
 
@@ -30,7 +30,7 @@ public final class InProcessDistributedLock implements DistributedLock {
     }
 
     InProcessDistributedLock(MicrosClock clock, Keeper keeper, Duration pollInterval) {
-        this.clock = clock;
+        this.locks = new ExpiringMap<>(clock, Entry::expiresAt);
         this.keeper = keeper;
         this.waiter = new LockWaiter(notices, pollInterval, keeper::nanoTime);
     }
@@ -41,13 +41,17 @@ public final class InProcessDistributedLock implements DistributedLock {
         long ttlMillis = LockNames.ttlMillis(name, ttl);
         String token = tokens.next();
         long sentAt = keeper.nanoTime();
-        long now = clock.nowMicros();
-        Entry held =
-                locks.compute(name, (k, e) -> e == null || e.expired(now) ? take(k, token, now + ttlMillis * 1000) : e);
-        if (held.token.equals(token)) {
-            return new Acquisition.Acquired(new HeldLock(owner, keeper, name, token, held.fence, ttlMillis, sentAt));
-        }
-        return new Acquisition.HeldElsewhere(name, Duration.ofNanos((held.expiresAt - now) * 1000));
+        return locks.update(name, (held, now) -> {
+            if (held != null) {
+                return new ExpiringMap.Updated<>(
+                        held, new Acquisition.HeldElsewhere(name, Duration.ofNanos((held.expiresAt - now) * 1000)));
+            }
+            // Under the map's lock for name, so fencing tokens grow in the order locks are taken.
+            Entry taken = new Entry(token, fences.merge(name, 1L, Long::sum), now + ttlMillis * 1000);
+            return new ExpiringMap.Updated<>(
+                    taken,
+                    new Acquisition.Acquired(new HeldLock(owner, keeper, name, token, taken.fence, ttlMillis, sentAt)));
+        });
     }
 
     @Override
@@ -61,15 +65,13 @@ public final class InProcessDistributedLock implements DistributedLock {
         keeper.close();
     }
 
-    /** Runs under the map's lock for {@code name}, so fencing tokens grow in the order locks are taken. */
-    private Entry take(String name, String token, long expiresAt) {
-        return new Entry(token, fences.merge(name, 1L, Long::sum), expiresAt);
-    }
-
     private final class Owner implements LockOwner {
         @Override
         public Ownership release(String name, String token) {
-            Ownership answer = act(name, token, e -> null);
+            Ownership answer = locks.update(name, (e, now) -> {
+                Ownership o = ownership(e, token);
+                return new ExpiringMap.Updated<>(o == Ownership.OURS ? null : e, o);
+            });
             if (answer == Ownership.OURS) {
                 notices.released(name);
             }
@@ -78,32 +80,17 @@ public final class InProcessDistributedLock implements DistributedLock {
 
         @Override
         public Ownership expireIn(String name, String token, long ttlMillis) {
-            long now = clock.nowMicros();
-            return act(name, token, e -> new Entry(token, e.fence, now + ttlMillis * 1000));
-        }
-
-        /** Applies {@code change} to the entry if {@code token} holds it; an expired entry is dropped. */
-        private Ownership act(String name, String token, java.util.function.UnaryOperator<Entry> change) {
-            long now = clock.nowMicros();
-            Ownership[] answer = {Ownership.EXPIRED};
-            locks.computeIfPresent(name, (k, e) -> {
-                if (e.expired(now)) {
-                    return null;
-                }
-                if (!e.token.equals(token)) {
-                    answer[0] = Ownership.TAKEN;
-                    return e;
-                }
-                answer[0] = Ownership.OURS;
-                return change.apply(e);
+            return locks.update(name, (e, now) -> {
+                Ownership o = ownership(e, token);
+                Entry next = o == Ownership.OURS ? new Entry(token, e.fence, now + ttlMillis * 1000) : e;
+                return new ExpiringMap.Updated<>(next, o);
             });
-            return answer[0];
+        }
+
+        private Ownership ownership(Entry live, String token) {
+            return live == null ? Ownership.EXPIRED : live.token.equals(token) ? Ownership.OURS : Ownership.TAKEN;
         }
     }
 
-    private record Entry(String token, long fence, long expiresAt) {
-        boolean expired(long now) {
-            return now >= expiresAt;
-        }
-    }
+    private record Entry(String token, long fence, long expiresAt) {}
 }

@@ -1,11 +1,11 @@
 package dev.tollgate.lock;
 
 import dev.tollgate.LockLost;
+import dev.tollgate.core.Failures;
 import dev.tollgate.core.Scheduler;
 import java.time.Duration;
 import java.util.function.LongSupplier;
 import java.util.function.Supplier;
-import java.util.logging.Level;
 import java.util.logging.Logger;
 
 /**
@@ -57,10 +57,8 @@ final class Keeper implements AutoCloseable {
         try {
             listener.lockLost(lost);
         } catch (RuntimeException e) {
-            LOG.log(
-                    Level.WARNING,
-                    e,
-                    () -> "Tollgate: a listener failed on the loss of lock '" + lost.lockName() + "'");
+            LOG.warning(() -> "Tollgate: a listener failed on the loss of lock '" + lost.lockName() + "' ("
+                    + Failures.describe(e) + ")");
         }
     }
 

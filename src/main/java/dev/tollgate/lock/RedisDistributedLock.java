@@ -1,5 +1,7 @@
 package dev.tollgate.lock;
 
+import dev.tollgate.core.Guard;
+import dev.tollgate.core.StoreUnavailableException;
 import dev.tollgate.redis.LuaScript;
 import dev.tollgate.redis.RedisLink;
 import dev.tollgate.redis.Subscription;
@@ -32,6 +34,7 @@ public final class RedisDistributedLock implements DistributedLock {
     private static final LuaScript EXTEND = LuaScript.named("lock-extend");
 
     private final RedisLink redis;
+    private final Guard guard;
     private final Keeper keeper;
     private final LockTokens tokens = new LockTokens();
     private final LockOwner owner = new Owner();
@@ -40,21 +43,30 @@ public final class RedisDistributedLock implements DistributedLock {
     private final LockWaiter deafWaiter;
     private Subscription subscription; // guarded by this
 
-    RedisDistributedLock(RedisLink redis, Keeper keeper) {
+    RedisDistributedLock(RedisLink redis, Guard guard, Keeper keeper) {
         this.redis = redis;
+        this.guard = guard;
         this.keeper = keeper;
         this.waiter = new LockWaiter(notices, POLL, keeper::nanoTime);
         this.deafWaiter = new LockWaiter(notices, DEAF_POLL, keeper::nanoTime);
     }
 
-    /** Locks on a client the caller keeps and closes. */
+    /** Locks on a client the caller keeps and closes, with no guard: each call waits as long as Redis takes. */
     public static RedisDistributedLock using(RedisLink redis) {
-        return using(redis, LockLostListener.NONE);
+        return using(redis, Guard.DIRECT);
     }
 
-    /** Locks on a client the caller keeps and closes, telling {@code listener} of every lock found lost. */
-    public static RedisDistributedLock using(RedisLink redis, LockLostListener listener) {
-        return new RedisDistributedLock(redis, Keeper.daemon(listener));
+    /**
+     * Locks on a client the caller keeps and closes, behind {@code guard}: with Tollgate's, a hung Redis
+     * costs a lock call the budget only until the breaker opens, and then nothing.
+     */
+    public static RedisDistributedLock using(RedisLink redis, Guard guard) {
+        return using(redis, guard, LockLostListener.NONE);
+    }
+
+    /** As {@link #using(RedisLink, Guard)}, telling {@code listener} of every lock found lost. */
+    public static RedisDistributedLock using(RedisLink redis, Guard guard, LockLostListener listener) {
+        return new RedisDistributedLock(redis, guard, Keeper.daemon(listener));
     }
 
     @Override
@@ -65,8 +77,8 @@ public final class RedisDistributedLock implements DistributedLock {
         long sentAt = keeper.nanoTime();
         List<?> reply;
         try {
-            reply = (List<?>) redis.eval(ACQUIRE, keys(name), List.of(token, Long.toString(ttlMillis)));
-        } catch (JedisException e) {
+            reply = (List<?>) eval(ACQUIRE, name, List.of(token, Long.toString(ttlMillis)));
+        } catch (StoreUnavailableException e) {
             return new Acquisition.Unavailable(name, e);
         }
         long value = (Long) reply.get(1);
@@ -126,11 +138,22 @@ public final class RedisDistributedLock implements DistributedLock {
 
         private Ownership run(LuaScript script, String name, List<String> args) {
             try {
-                return Ownership.ofReply((Long) redis.eval(script, keys(name), args));
-            } catch (JedisException e) {
+                return Ownership.ofReply((Long) eval(script, name, args));
+            } catch (StoreUnavailableException e) {
                 throw new LockUnavailableException(name, e);
             }
         }
+    }
+
+    private Object eval(LuaScript script, String name, List<String> args) {
+        List<String> keys = keys(name);
+        return guard.call(keys.get(0), () -> {
+            try {
+                return redis.eval(script, keys, args);
+            } catch (JedisException e) {
+                throw new StoreUnavailableException("Redis did not answer for lock '" + name + "'", e);
+            }
+        });
     }
 
     private static List<String> keys(String name) {

@@ -1,8 +1,8 @@
 package dev.tollgate.redis;
 
+import dev.tollgate.core.Failures;
 import java.time.Duration;
 import java.util.function.Consumer;
-import java.util.logging.Level;
 import java.util.logging.Logger;
 import redis.clients.jedis.JedisPubSub;
 
@@ -71,7 +71,7 @@ public final class Subscription implements AutoCloseable {
         if (!closed && !wasDown) {
             wasDown = true;
             LOG.info(() -> "Tollgate: listening to " + channel + " on " + link.description() + " failed ("
-                    + e.getClass().getSimpleName() + ": " + e.getMessage() + "); waiters poll until it is back");
+                    + Failures.describe(e) + "); waiters poll until it is back");
         }
     }
 
@@ -94,7 +94,7 @@ public final class Subscription implements AutoCloseable {
             try {
                 onMessage.accept(message);
             } catch (RuntimeException e) {
-                LOG.log(Level.WARNING, e, () -> "Tollgate: a listener of " + channel + " failed");
+                LOG.warning(() -> "Tollgate: a listener of " + channel + " failed (" + Failures.describe(e) + ")");
             }
         }
     }

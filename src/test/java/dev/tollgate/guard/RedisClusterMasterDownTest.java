@@ -7,12 +7,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.tollgate.Decision;
 import dev.tollgate.LimitPolicy;
 import dev.tollgate.engine.RedisGuards;
-import dev.tollgate.ratelimit.BucketKeys;
+import dev.tollgate.ratelimit.Algorithm;
 import dev.tollgate.ratelimit.DecisionListener;
 import dev.tollgate.ratelimit.KeySpec;
 import dev.tollgate.ratelimit.LimitSpec;
 import dev.tollgate.ratelimit.RateLimiter;
-import dev.tollgate.ratelimit.RedisTokenBucketStore;
+import dev.tollgate.ratelimit.RedisRateLimitStore;
+import dev.tollgate.ratelimit.StoreKeys;
 import dev.tollgate.redis.RedisClients;
 import dev.tollgate.redis.RedisLink;
 import dev.tollgate.redis.RedisSettings;
@@ -48,7 +49,11 @@ class RedisClusterMasterDownTest {
         link = RedisClients.create(RedisSettings.of(cluster.url(), BUDGET, 8));
         guard = RedisGuards.perMaster(
                 link, () -> ExecutorCaller.standalone(GuardSettings.defaults(BUDGET, 8)), Duration.ofMillis(100));
-        limiter = new RateLimiter(RedisTokenBucketStore.using(link), guard, DecisionListener.NONE, System::nanoTime);
+        limiter = new RateLimiter(
+                RedisRateLimitStore.using(Algorithm.TOKEN_BUCKET, link),
+                guard,
+                DecisionListener.NONE,
+                System::nanoTime);
     }
 
     @AfterAll
@@ -89,10 +94,10 @@ class RedisClusterMasterDownTest {
         for (int i = 0; i < 10; i++) {
             assertTrue(limiter.check(limit, clients.get(DEAD)).degraded());
         }
-        assertTrue(guard.isOpen(BucketKeys.of(limit.name(), clients.get(DEAD))), "the dead master's breaker opened");
+        assertTrue(guard.isOpen(StoreKeys.of(limit.name(), clients.get(DEAD))), "the dead master's breaker opened");
         for (int m = 0; m < 3; m++) {
             if (m != DEAD) {
-                assertFalse(guard.isOpen(BucketKeys.of(limit.name(), clients.get(m))), "master " + m + " closed");
+                assertFalse(guard.isOpen(StoreKeys.of(limit.name(), clients.get(m))), "master " + m + " closed");
                 Decision d = limiter.check(limit, clients.get(m));
                 assertFalse(d.degraded(), "a live master's key keeps its exact decision");
                 assertEquals(1000 - 2 - spent[m]++, d.remaining());
@@ -105,7 +110,7 @@ class RedisClusterMasterDownTest {
         List<String> clients = new ArrayList<>(List.of("", "", ""));
         while (clients.contains("")) {
             String client = UUID.randomUUID().toString();
-            int owner = cluster.ownerOf(BucketKeys.of(limit, client));
+            int owner = cluster.ownerOf(StoreKeys.of(limit, client));
             if (clients.get(owner).isEmpty()) {
                 clients.set(owner, client);
             }

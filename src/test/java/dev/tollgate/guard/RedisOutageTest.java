@@ -7,12 +7,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.tollgate.Decision;
 import dev.tollgate.LimitPolicy;
 import dev.tollgate.engine.RedisGuards;
-import dev.tollgate.ratelimit.BucketKeys;
+import dev.tollgate.ratelimit.Algorithm;
 import dev.tollgate.ratelimit.DecisionListener;
 import dev.tollgate.ratelimit.KeySpec;
 import dev.tollgate.ratelimit.LimitSpec;
 import dev.tollgate.ratelimit.RateLimiter;
-import dev.tollgate.ratelimit.RedisTokenBucketStore;
+import dev.tollgate.ratelimit.RedisRateLimitStore;
+import dev.tollgate.ratelimit.StoreKeys;
 import dev.tollgate.redis.RedisClients;
 import dev.tollgate.redis.RedisLink;
 import dev.tollgate.redis.RedisSettings;
@@ -103,7 +104,8 @@ class RedisOutageTest {
                 track(RedisClients.create(RedisSettings.of(link != null ? link.url() : redis.url(), BUDGET, 8)));
         RedisGuard guard = track(RedisGuards.forLink(
                 redisLink, ExecutorCaller.standalone(GuardSettings.defaults(BUDGET, 8)), Duration.ofMillis(100)));
-        RateLimiter limiter = new RateLimiter(RedisTokenBucketStore.using(redisLink), guard, counts, System::nanoTime);
+        RateLimiter limiter = new RateLimiter(
+                RedisRateLimitStore.using(Algorithm.TOKEN_BUCKET, redisLink), guard, counts, System::nanoTime);
         LimitSpec limit = spec(LimitPolicy.quota("outage-" + UUID.randomUUID(), 1_000_000), failOpen);
 
         for (int i = 0; i < 5; i++) {
@@ -162,7 +164,8 @@ class RedisOutageTest {
         RedisLink redisLink = track(RedisClients.create(RedisSettings.of(link.url(), BUDGET, 8)));
         RedisGuard guard = track(RedisGuards.forLink(
                 redisLink, ExecutorCaller.standalone(GuardSettings.defaults(BUDGET, 8)), Duration.ofMillis(100)));
-        RateLimiter limiter = new RateLimiter(RedisTokenBucketStore.using(redisLink), guard, counts, System::nanoTime);
+        RateLimiter limiter = new RateLimiter(
+                RedisRateLimitStore.using(Algorithm.TOKEN_BUCKET, redisLink), guard, counts, System::nanoTime);
         LimitSpec limit = spec(LimitPolicy.quota("reset-" + UUID.randomUUID(), 10), true);
         assertEquals(9, limiter.check(limit, "k").remaining());
         link.reset();
@@ -201,7 +204,7 @@ class RedisOutageTest {
 
     private static long tokensLeft(LimitSpec limit) {
         try (Jedis j = redis.admin()) {
-            return (long) Double.parseDouble(j.hget(BucketKeys.of(limit.name(), "k"), "tokens"));
+            return (long) Double.parseDouble(j.hget(StoreKeys.of(limit.name(), "k"), "tokens"));
         }
     }
 

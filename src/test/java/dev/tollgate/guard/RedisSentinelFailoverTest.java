@@ -8,10 +8,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.tollgate.Decision;
 import dev.tollgate.LimitPolicy;
 import dev.tollgate.engine.RedisGuards;
+import dev.tollgate.ratelimit.Algorithm;
 import dev.tollgate.ratelimit.KeySpec;
 import dev.tollgate.ratelimit.LimitSpec;
 import dev.tollgate.ratelimit.RateLimiter;
-import dev.tollgate.ratelimit.RedisTokenBucketStore;
+import dev.tollgate.ratelimit.RedisRateLimitStore;
 import dev.tollgate.redis.RedisClients;
 import dev.tollgate.redis.RedisLink;
 import dev.tollgate.redis.RedisSettings;
@@ -52,7 +53,8 @@ class RedisSentinelFailoverTest {
         link = RedisClients.create(RedisSettings.of(sentinels.url(), BUDGET, 32));
         guard = RedisGuards.forLink(
                 link, ExecutorCaller.standalone(GuardSettings.defaults(BUDGET, 32)), Duration.ofMillis(100));
-        limiter = new RateLimiter(RedisTokenBucketStore.using(link), guard, counts, System::nanoTime);
+        limiter = new RateLimiter(
+                RedisRateLimitStore.using(Algorithm.TOKEN_BUCKET, link), guard, counts, System::nanoTime);
     }
 
     @AfterAll

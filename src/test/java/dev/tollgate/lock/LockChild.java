@@ -1,5 +1,6 @@
 package dev.tollgate.lock;
 
+import dev.tollgate.core.Guard;
 import dev.tollgate.redis.RedisClients;
 import dev.tollgate.redis.RedisLink;
 import dev.tollgate.redis.RedisSettings;
@@ -59,7 +60,7 @@ public final class LockChild {
             awaitRedisTime(jedis, start + r * periodMillis * 1000);
             String round = Integer.toString(r);
             LockSpec spec = new LockSpec("nightly-export-" + r, Duration.ofSeconds(30), Duration.ofSeconds(10));
-            GuardedRun run = runner.run(spec, () -> jedis.incr("race:runs:" + round));
+            JobRun run = runner.run(spec, () -> jedis.incr("race:runs:" + round));
             jedis.rpush("race:outcomes:" + round, run.outcome().name());
             System.out.println(id + " round " + r + " " + run.outcome());
         }
@@ -103,7 +104,7 @@ public final class LockChild {
             runner.run(LockSpec.of("warm-up-" + id, Duration.ofSeconds(5)), () -> null);
             long start = awaitGo(jedis, id, "long-job");
             while (redisMicros(jedis) < start + forMillis * 1000) {
-                GuardedRun run = runner.run(spec, () -> {
+                JobRun run = runner.run(spec, () -> {
                     long begin = redisMicros(jedis);
                     long inside = jedis.incr("long-job:inside");
                     Thread.sleep(jobMillis);
@@ -119,7 +120,7 @@ public final class LockChild {
 
     private static void keep(RedisLink link, String name, long ttlMillis) throws Exception {
         try (RedisDistributedLock lock = RedisDistributedLock.using(
-                link, lost -> System.out.println("LOST " + lost.reason() + " " + lost.fencingToken()))) {
+                link, Guard.DIRECT, lost -> System.out.println("LOST " + lost.reason() + " " + lost.fencingToken()))) {
             // Warm first: isHeld counts from before the acquire was sent, and a cold JVM's first takes long.
             lock.tryAcquire("warm-up-" + name, Duration.ofSeconds(5))
                     .handle()

@@ -35,8 +35,8 @@ class OncePerClusterRunnerTest {
 
     @Test
     void freeLockRunsTheJobAndReleasesTheLockAfter() throws Exception {
-        GuardedRun run = runner.run(LockSpec.of("export", Duration.ofHours(1)), () -> job(Duration.ofSeconds(3)));
-        assertEquals(new GuardedRun(RunOutcome.RAN, "done"), run);
+        JobRun run = runner.run(LockSpec.of("export", Duration.ofHours(1)), () -> job(Duration.ofSeconds(3)));
+        assertEquals(new JobRun(RunOutcome.RAN, "done"), run);
         assertEquals(1, runs.get());
         assertEquals(Map.of("acquired:export", 1), metrics.counts());
         assertEquals(
@@ -51,7 +51,7 @@ class OncePerClusterRunnerTest {
     void lockHeldElsewhereSkipsTheJobAndLogsOnlyAtFine() throws Exception {
         lock.tryAcquire("export", Duration.ofHours(1));
         try (LogCapture log = new LogCapture(OncePerClusterRunner.class)) {
-            GuardedRun run = runner.run(LockSpec.of("export", Duration.ofHours(1)), () -> job(Duration.ZERO));
+            JobRun run = runner.run(LockSpec.of("export", Duration.ofHours(1)), () -> job(Duration.ZERO));
             assertEquals(RunOutcome.HELD_ELSEWHERE, run.outcome());
             assertEquals(List.of(), log.at(Level.WARNING));
             assertEquals(1, log.at(Level.FINE).size());
@@ -125,15 +125,14 @@ class OncePerClusterRunnerTest {
                 micros::get, new Keeper(() -> scheduler, lost::add, () -> micros.get() * 1000), Duration.ofSeconds(1));
         OncePerClusterRunner keeping = new OncePerClusterRunner(kept, metrics, () -> micros.get() * 1000);
         List<Acquisition> duringTheJob = new ArrayList<>();
-        GuardedRun run =
-                keeping.run(LockSpec.of("export", Duration.ofSeconds(10)).keptAlive(), () -> {
-                    for (int s = 0; s < 3; s++) {
-                        scheduler.advance(Duration.ofSeconds(10));
-                        duringTheJob.add(kept.tryAcquire("export", Duration.ofSeconds(1)));
-                    }
-                    return "done";
-                });
-        assertEquals(new GuardedRun(RunOutcome.RAN, "done"), run);
+        JobRun run = keeping.run(LockSpec.of("export", Duration.ofSeconds(10)).keptAlive(), () -> {
+            for (int s = 0; s < 3; s++) {
+                scheduler.advance(Duration.ofSeconds(10));
+                duringTheJob.add(kept.tryAcquire("export", Duration.ofSeconds(1)));
+            }
+            return "done";
+        });
+        assertEquals(new JobRun(RunOutcome.RAN, "done"), run);
         duringTheJob.forEach(a -> assertInstanceOf(Acquisition.HeldElsewhere.class, a));
         assertEquals(0, scheduler.running(), "the keep-alive stopped with the job");
         assertEquals(List.of(), lost);

@@ -10,10 +10,11 @@ import dev.tollgate.engine.RedisGuards;
 import dev.tollgate.guard.ExecutorCaller;
 import dev.tollgate.guard.GuardSettings;
 import dev.tollgate.guard.RedisGuard;
+import dev.tollgate.ratelimit.Algorithm;
 import dev.tollgate.ratelimit.KeySpec;
 import dev.tollgate.ratelimit.LimitSpec;
 import dev.tollgate.ratelimit.RateLimiter;
-import dev.tollgate.ratelimit.RedisTokenBucketStore;
+import dev.tollgate.ratelimit.RedisRateLimitStore;
 import dev.tollgate.testing.RedisServer;
 import java.io.IOException;
 import java.net.ServerSocket;
@@ -42,8 +43,11 @@ class LazyClientTest {
                             link,
                             ExecutorCaller.standalone(GuardSettings.defaults(BUDGET, 4)),
                             Duration.ofMillis(100))) {
-                RateLimiter limiter =
-                        new RateLimiter(RedisTokenBucketStore.using(link), guard, (l, d, n) -> {}, System::nanoTime);
+                RateLimiter limiter = new RateLimiter(
+                        RedisRateLimitStore.using(Algorithm.TOKEN_BUCKET, link),
+                        guard,
+                        (l, d, n) -> {},
+                        System::nanoTime);
                 Decision d =
                         limiter.check(new LimitSpec(LimitPolicy.quota("lazy", 5), new KeySpec.Global(), true), "k");
                 assertTrue(d.degraded() && d.allowed(), url + ": " + d);

@@ -104,7 +104,7 @@ class RedisUrlTest {
     void settingsAcceptClusterAndSentinel() {
         for (String url : List.of("redis-cluster://h1:7000,h2:7001", "redis-sentinel://s1,s2,s3/m")) {
             TollgateSettings s = SettingsReader.read(PropertySource.of(Map.of("tollgate.redis.url", url)));
-            assertEquals(url, s.redisUrl().orElseThrow());
+            assertEquals(RedisUrl.parse(url), s.redisUrl().orElseThrow());
         }
     }
 }

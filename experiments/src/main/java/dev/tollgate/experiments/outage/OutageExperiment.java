@@ -11,11 +11,12 @@ import dev.tollgate.guard.CircuitBreaker;
 import dev.tollgate.guard.ExecutorCaller;
 import dev.tollgate.guard.GuardSettings;
 import dev.tollgate.guard.RedisGuard;
+import dev.tollgate.ratelimit.Algorithm;
 import dev.tollgate.ratelimit.DecisionListener;
 import dev.tollgate.ratelimit.KeySpec;
 import dev.tollgate.ratelimit.LimitSpec;
 import dev.tollgate.ratelimit.RateLimiter;
-import dev.tollgate.ratelimit.RedisTokenBucketStore;
+import dev.tollgate.ratelimit.RedisRateLimitStore;
 import dev.tollgate.redis.RedisClients;
 import dev.tollgate.redis.RedisLink;
 import dev.tollgate.redis.RedisSettings;
@@ -26,7 +27,6 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.concurrent.locks.LockSupport;
 import java.util.logging.Level;
@@ -129,8 +129,11 @@ public final class OutageExperiment {
                                 new CircuitBreaker(Integer.MAX_VALUE, defaults.breakerDelay(), System::nanoTime)),
                         defaults.probeInterval())) {
             SwitchedGuard guard = new SwitchedGuard(breakerOn);
-            RateLimiter limiter =
-                    new RateLimiter(RedisTokenBucketStore.using(link), guard, DecisionListener.NONE, System::nanoTime);
+            RateLimiter limiter = new RateLimiter(
+                    RedisRateLimitStore.using(Algorithm.TOKEN_BUCKET, link),
+                    guard,
+                    DecisionListener.NONE,
+                    System::nanoTime);
 
             // Unrecorded: JIT, connections and both guards' worker threads warm before the first phase.
             for (int i = 0; i < warmup; i++) {
@@ -227,8 +230,8 @@ public final class OutageExperiment {
         }
 
         @Override
-        public <T> Optional<T> call(Callable<T> call) {
-            return current.call(call);
+        public <T> T call(String storeKey, Callable<T> call) {
+            return current.call(storeKey, call);
         }
     }
 }
