@@ -58,10 +58,45 @@ public final class SettingsReader {
 
     /** The validated settings, or a {@link TollgateConfigException} listing every problem. */
     public static TollgateSettings read(PropertySource source) {
-        return new SettingsReader(source).read();
+        Reading r = check(source);
+        return r.settings().orElseThrow(() -> TollgateConfigException.of(r.problems()));
     }
 
-    private TollgateSettings read() {
+    /**
+     * Everything {@link #read} finds, problems included, without throwing: for a deployment check that
+     * reports the settings' problems together with the annotations'.
+     *
+     * @param settings present when there is no problem
+     * @param problems one line per problem, naming the property and its value
+     * @param definedLimits every limit name the properties mention, well or badly defined
+     * @param limits the limits that are well defined
+     */
+    public record Reading(
+            Optional<TollgateSettings> settings,
+            List<String> problems,
+            Set<String> definedLimits,
+            Map<String, LimitSpec> limits) {
+
+        public Reading {
+            problems = List.copyOf(problems);
+            definedLimits = Set.copyOf(definedLimits);
+            limits = Map.copyOf(limits);
+        }
+    }
+
+    /** Reads every setting and reports every problem; see {@link Reading}. */
+    public static Reading check(PropertySource source) {
+        SettingsReader reader = new SettingsReader(source);
+        TollgateSettings settings = reader.readAll();
+        return new Reading(
+                reader.errors.isEmpty() ? Optional.of(settings) : Optional.empty(),
+                reader.errors,
+                reader.limitNames,
+                settings.limits());
+    }
+
+    /** Every setting, with each bad value's default in its place; {@link #errors} lists what was bad. */
+    private TollgateSettings readAll() {
         Optional<RedisUrl> url = source.get(REDIS_URL)
                 .map(String::trim)
                 .filter(s -> !s.isEmpty())
@@ -75,9 +110,6 @@ public final class SettingsReader {
         boolean failOpen = value(FAIL_OPEN, true, SettingsReader::bool, "true or false");
         Map<String, LimitSpec> limits = readLimits(failOpen);
         HttpSettings http = readHttp();
-        if (!errors.isEmpty()) {
-            throw TollgateConfigException.of(errors);
-        }
         return new TollgateSettings(url, GuardSettings.defaults(budget, pool), failOpen, limits, http);
     }
 

@@ -9,16 +9,33 @@ public class StoreUnavailableException extends RuntimeException {
 
     private static final long serialVersionUID = 1L;
 
+    private final boolean attempted;
+
     public StoreUnavailableException(String message, Throwable cause) {
         super(message, cause);
+        this.attempted = true;
     }
 
     private StoreUnavailableException(String message) {
         super(message, null, false, false);
+        this.attempted = false;
     }
 
-    /** Without a cause or a stack trace: for the answer given over and over while a breaker is open. */
-    public static StoreUnavailableException withoutTrace(String message) {
+    /**
+     * A call that was not attempted (the breaker is open), without a stack trace: the answer given over
+     * and over while a breaker is open.
+     */
+    public static StoreUnavailableException notAttempted(String message) {
         return new StoreUnavailableException(message);
+    }
+
+    /** Whether the call was tried and failed, rather than refused by an open breaker; false if any cause was refused. */
+    public boolean attempted() {
+        for (Throwable t = this; t != null; t = t.getCause()) {
+            if (t instanceof StoreUnavailableException s && !s.attempted) {
+                return false;
+            }
+        }
+        return true;
     }
 }

@@ -58,7 +58,7 @@ public final class RedisGuard implements Guard, BreakerState, AutoCloseable {
         this.probeInterval = probeInterval;
         this.target = target;
         this.nanoTime = nanoTime;
-        this.breakerOpen = StoreUnavailableException.withoutTrace(
+        this.breakerOpen = StoreUnavailableException.notAttempted(
                 "Redis at " + target + " is not asked while its circuit breaker is open");
         this.scheduler = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "tollgate-redis-probe");
@@ -100,6 +100,7 @@ public final class RedisGuard implements Guard, BreakerState, AutoCloseable {
     }
 
     /** How many background probes have been sent since this guard was built. */
+    @Override
     public long probesSent() {
         return probes.get();
     }

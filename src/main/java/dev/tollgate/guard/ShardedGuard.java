@@ -46,9 +46,15 @@ public final class ShardedGuard implements Guard, BreakerState, AutoCloseable {
     }
 
     /** Whether the guard of the server that owns {@code storeKey} is open. */
+    @Override
     public boolean isOpen(String storeKey) {
         RedisGuard g = guards.get(server(storeKey));
         return g != null && g.isOpen();
+    }
+
+    @Override
+    public long probesSent() {
+        return guards.values().stream().mapToLong(RedisGuard::probesSent).sum();
     }
 
     @Override

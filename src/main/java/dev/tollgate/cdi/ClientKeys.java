@@ -11,9 +11,9 @@ import jakarta.enterprise.inject.literal.NamedLiteral;
 import jakarta.inject.Inject;
 import java.security.Principal;
 
-/** Turns a limit's {@code key} setting and what is known of the caller into a client key. */
+/** Turns a limit's {@code key} setting and what is known of the caller into a client key (whose bucket). */
 @ApplicationScoped
-public class Keys {
+public class ClientKeys {
 
     @Inject
     @Any

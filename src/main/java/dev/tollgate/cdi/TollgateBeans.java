@@ -1,0 +1,56 @@
+package dev.tollgate.cdi;
+
+import dev.tollgate.RateLimits;
+import dev.tollgate.counter.Counters;
+import dev.tollgate.lock.DistributedLock;
+import dev.tollgate.lock.LockMetrics;
+import dev.tollgate.lock.OncePerClusterRunner;
+import dev.tollgate.metrics.MicroProfileLockMetrics;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.inject.Instance;
+import jakarta.enterprise.inject.Produces;
+import jakarta.inject.Inject;
+import jakarta.inject.Singleton;
+import org.eclipse.microprofile.metrics.MetricRegistry;
+
+/**
+ * What an application injects: {@link RateLimits} (check a limit from code), {@link Counters} and
+ * {@link DistributedLock}, all from the application's {@link dev.tollgate.engine.Tollgate}, so behind
+ * the same budget and breaker as {@code @RateLimited}; and the {@link OncePerClusterRunner} of the
+ * {@code @OncePerCluster} interceptor.
+ */
+@ApplicationScoped
+public class TollgateBeans {
+
+    @Inject
+    TollgateRuntime runtime;
+
+    @Inject
+    Instance<MetricRegistry> registries;
+
+    @Produces
+    @Singleton
+    RateLimits rateLimits() {
+        return runtime.tollgate();
+    }
+
+    @Produces
+    @Singleton
+    Counters counters() {
+        return runtime.tollgate().counters();
+    }
+
+    @Produces
+    @Singleton
+    DistributedLock distributedLock() {
+        return runtime.tollgate().locks();
+    }
+
+    @Produces
+    @Singleton
+    OncePerClusterRunner runner(DistributedLock locks) {
+        LockMetrics metrics =
+                registries.isResolvable() ? new MicroProfileLockMetrics(registries.get()) : LockMetrics.NONE;
+        return new OncePerClusterRunner(locks, metrics, System::nanoTime);
+    }
+}
