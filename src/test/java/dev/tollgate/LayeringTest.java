@@ -29,8 +29,8 @@ class LayeringTest {
     private static final Pattern TOLLGATE_TYPE = Pattern.compile("dev/tollgate/([a-z]+)/[A-Z]");
 
     /** Plain Java: no Jakarta, no MicroProfile, and nothing of the adapters above them. */
-    private static final List<String> PLAIN =
-            List.of("core", "config", "ratelimit", "http", "guard", "redis", "lock", "counter", "engine");
+    private static final List<String> PLAIN = List.of(
+            "core", "config", "ratelimit", "concurrency", "http", "guard", "redis", "lock", "counter", "engine");
 
     private static final List<String> ADAPTERS = List.of("cdi", "jaxrs", "metrics", "health", "demo");
 

@@ -15,10 +15,7 @@ import jakarta.inject.Inject;
 import jakarta.interceptor.AroundInvoke;
 import jakarta.interceptor.Interceptor;
 import jakarta.interceptor.InvocationContext;
-import jakarta.servlet.http.HttpServletRequest;
 import java.lang.reflect.Method;
-import java.security.Principal;
-import java.util.Optional;
 
 /** Checks a {@link RateLimited} business method's limits before it runs. */
 @RateLimited({})
@@ -36,10 +33,7 @@ public class RateLimitInterceptor {
     Instance<FilterMarks> marks;
 
     @Inject
-    Instance<HttpServletRequest> request;
-
-    @Inject
-    Instance<Principal> principal;
+    Callers callers;
 
     @AroundInvoke
     public Object check(InvocationContext ctx) throws Exception {
@@ -54,7 +48,7 @@ public class RateLimitInterceptor {
             }
             LimitSpec limit = tollgate.limit(name);
             if (caller == null) {
-                caller = caller(tollgate);
+                caller = callers.current();
             }
             Decision d = tollgate.limiter().check(limit, clientKey(plan, ctx, limit, caller));
             if (!d.allowed()) {
@@ -80,24 +74,5 @@ public class RateLimitInterceptor {
         } catch (ContextNotActiveException noRequest) {
             return false;
         }
-    }
-
-    private CallerInfo caller(Tollgate tollgate) {
-        Optional<CallerInfo> http = Optional.empty();
-        try {
-            HttpServletRequest r = request.get();
-            r.getRemoteAddr();
-            http = Optional.of(new HttpCallerInfo(r, tollgate.clientAddresses(), null));
-        } catch (RuntimeException noRequest) {
-            // Not in an HTTP request: ip and header keys have nothing to go on.
-        }
-        Optional<Principal> p;
-        try {
-            p = Optional.ofNullable(principal.get())
-                    .filter(x -> x.getName() != null && !"UNAUTHENTICATED".equals(x.getName()));
-        } catch (RuntimeException none) {
-            p = Optional.empty();
-        }
-        return new InvocationCallerInfo(http, p);
     }
 }

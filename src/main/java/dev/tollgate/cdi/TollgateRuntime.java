@@ -3,6 +3,7 @@ package dev.tollgate.cdi;
 import dev.tollgate.config.SettingsReader;
 import dev.tollgate.config.TollgateSettings;
 import dev.tollgate.engine.Tollgate;
+import dev.tollgate.metrics.ConcurrencyMetrics;
 import dev.tollgate.metrics.TollgateMetrics;
 import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -29,6 +30,9 @@ public class TollgateRuntime {
     @Inject
     LockLostEvents lockLost;
 
+    @Inject
+    ConcurrencyMetrics concurrencyMetrics;
+
     /** Written once, fully built: every check reads it without a lock. */
     private volatile Tollgate tollgate;
 
@@ -49,6 +53,7 @@ public class TollgateRuntime {
                     .breaker(() -> new MicroProfileBreaker(faultTolerance))
                     .listener(metrics)
                     .lockLost(lockLost)
+                    .concurrencyListener(concurrencyMetrics)
                     .build();
             built.breakerState().ifPresent(state -> metrics.breakerGauge(state::isOpen));
             tollgate = built;

@@ -9,8 +9,9 @@ import java.util.function.Predicate;
 
 /**
  * Everything checked while an application deploys, reported together: every setting, every limit named
- * by a {@code @RateLimited} annotation, every {@code KeyResolver} bean named by a {@code key} setting,
- * every {@code @OncePerCluster} job's name, ttl and at-least (with their overrides).
+ * by a {@code @RateLimited} annotation, every concurrency limit named by a {@code @ConcurrencyLimited}
+ * one, every {@code KeyResolver} bean named by a {@code key} setting, every {@code @OncePerCluster}
+ * job's name, ttl, at-least and keep-alive (with their overrides).
  */
 public final class DeploymentCheck {
 
@@ -20,7 +21,8 @@ public final class DeploymentCheck {
      * Every problem, one line each, naming the property or the annotated method and the value; empty
      * when there is none.
      *
-     * @param beanClasses the classes that carry {@code @RateLimited} or {@code @OncePerCluster}
+     * @param beanClasses the classes that carry {@code @RateLimited}, {@code @ConcurrencyLimited} or {@code
+     *     @OncePerCluster}
      * @param beanNamed whether a bean of that name exists, for {@code key=<bean name>}
      */
     public static List<String> problems(
@@ -31,6 +33,22 @@ public final class DeploymentCheck {
             RateLimitPlans.usages(type)
                     .forEach((where, names) -> problems.addAll(unknownLimits(settings, where, names)));
         }
+        for (Class<?> type : beanClasses) {
+            ConcurrencyPlans.usages(type).forEach((where, name) -> {
+                if (!settings.definedConcurrency().contains(name)) {
+                    problems.add("@ConcurrencyLimited(\"" + name + "\") on " + where
+                            + ": no concurrency limit named '" + name + "' is configured (set tollgate.concurrency."
+                            + name + ".max-in-flight)");
+                }
+            });
+        }
+        settings.settings().ifPresent(s -> s.concurrency().values().forEach(c -> {
+            if (c.key() instanceof KeySpec.Bean b && !beanNamed.test(b.name())) {
+                problems.add("tollgate.concurrency." + c.name() + ".key=" + b.name()
+                        + " (expected ip, principal, global, header:<Name> or the name of a KeyResolver bean;"
+                        + " no bean is named '" + b.name() + "')");
+            }
+        }));
         settings.limits().values().forEach(limit -> {
             if (limit.key() instanceof KeySpec.Bean b && !beanNamed.test(b.name())) {
                 problems.add("tollgate.limits." + limit.name() + ".key=" + b.name()

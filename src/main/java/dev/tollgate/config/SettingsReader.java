@@ -2,6 +2,7 @@ package dev.tollgate.config;
 
 import dev.tollgate.LimitPolicy;
 import dev.tollgate.TollgateConfigException;
+import dev.tollgate.concurrency.ConcurrencySpec;
 import dev.tollgate.core.Durations;
 import dev.tollgate.guard.GuardSettings;
 import dev.tollgate.http.Cidr;
@@ -33,6 +34,7 @@ public final class SettingsReader {
     public static final String REDIS_POOL_SIZE = "tollgate.redis.pool-size";
     public static final String FAIL_OPEN = "tollgate.fail-open";
     public static final String LIMITS = "tollgate.limits.";
+    public static final String CONCURRENCY = "tollgate.concurrency.";
     public static final String HTTP_LIMITS = "tollgate.http.limits";
     public static final String HTTP_TRUSTED_PROXIES = "tollgate.http.trusted-proxies";
     public static final String HTTP_IPV6_PREFIX = "tollgate.http.ipv6-prefix";
@@ -43,6 +45,9 @@ public final class SettingsReader {
     private static final Pattern LIMIT_PROPERTY = Pattern.compile("tollgate\\.limits\\.([^.]+)\\.([^.]+)");
     private static final Set<String> LIMIT_KEYS =
             Set.of("capacity", "refill-tokens", "refill-period", "key", "cost", "fail-open", "algorithm");
+    private static final Pattern CONCURRENCY_PROPERTY = Pattern.compile("tollgate\\.concurrency\\.([^.]+)\\.([^.]+)");
+    private static final Set<String> CONCURRENCY_KEYS = Set.of("max-in-flight", "key", "lease", "fail-open");
+    static final Duration DEFAULT_LEASE = Duration.ofSeconds(10);
     private static final String REDIS_URL_FORMS = "redis://[user:password@]host:port[/db],"
             + " redis-cluster://[user:password@]host:port,host:port,..."
             + " or redis-sentinel://[user:password@]host:port,host:port,.../<master-name>[/db]"
@@ -51,6 +56,7 @@ public final class SettingsReader {
     private final PropertySource source;
     private final List<String> errors = new ArrayList<>();
     private final Set<String> limitNames = new TreeSet<>();
+    private final Set<String> concurrencyNames = new TreeSet<>();
 
     private SettingsReader(PropertySource source) {
         this.source = source;
@@ -70,17 +76,20 @@ public final class SettingsReader {
      * @param problems one line per problem, naming the property and its value
      * @param definedLimits every limit name the properties mention, well or badly defined
      * @param limits the limits that are well defined
+     * @param definedConcurrency every concurrency limit name the properties mention
      */
     public record Reading(
             Optional<TollgateSettings> settings,
             List<String> problems,
             Set<String> definedLimits,
-            Map<String, LimitSpec> limits) {
+            Map<String, LimitSpec> limits,
+            Set<String> definedConcurrency) {
 
         public Reading {
             problems = List.copyOf(problems);
             definedLimits = Set.copyOf(definedLimits);
             limits = Map.copyOf(limits);
+            definedConcurrency = Set.copyOf(definedConcurrency);
         }
     }
 
@@ -92,7 +101,8 @@ public final class SettingsReader {
                 reader.errors.isEmpty() ? Optional.of(settings) : Optional.empty(),
                 reader.errors,
                 reader.limitNames,
-                settings.limits());
+                settings.limits(),
+                reader.concurrencyNames);
     }
 
     /** Every setting, with each bad value's default in its place; {@link #errors} lists what was bad. */
@@ -110,7 +120,8 @@ public final class SettingsReader {
         boolean failOpen = value(FAIL_OPEN, true, SettingsReader::bool, "true or false");
         Map<String, LimitSpec> limits = readLimits(failOpen);
         HttpSettings http = readHttp();
-        return new TollgateSettings(url, GuardSettings.defaults(budget, pool), failOpen, limits, http);
+        Map<String, ConcurrencySpec> concurrency = readConcurrency(failOpen);
+        return new TollgateSettings(url, GuardSettings.defaults(budget, pool), failOpen, limits, http, concurrency);
     }
 
     /**
@@ -207,6 +218,58 @@ public final class SettingsReader {
                     + Durations.format(period) + ", cost=" + cost + ")");
             return Optional.empty();
         }
+    }
+
+    private Map<String, ConcurrencySpec> readConcurrency(boolean defaultFailOpen) {
+        for (String property : source.names()) {
+            Matcher m = CONCURRENCY_PROPERTY.matcher(property);
+            if (property.startsWith(CONCURRENCY) && !m.matches()) {
+                problem(
+                        property,
+                        source.get(property).orElse(""),
+                        "concurrency properties are tollgate.concurrency.<name>.<setting>");
+            } else if (m.matches()) {
+                if (!CONCURRENCY_KEYS.contains(m.group(2))) {
+                    problem(
+                            property,
+                            source.get(property).orElse(""),
+                            "unknown setting '" + m.group(2) + "'; a concurrency limit takes "
+                                    + String.join(", ", new TreeSet<>(CONCURRENCY_KEYS)));
+                }
+                concurrencyNames.add(m.group(1));
+            }
+        }
+        Map<String, ConcurrencySpec> specs = new TreeMap<>();
+        for (String name : concurrencyNames) {
+            readConcurrencyLimit(name, defaultFailOpen).ifPresent(spec -> specs.put(name, spec));
+        }
+        return specs;
+    }
+
+    private Optional<ConcurrencySpec> readConcurrencyLimit(String name, boolean defaultFailOpen) {
+        String p = CONCURRENCY + name + ".";
+        int before = errors.size();
+        Long max = required(p + "max-in-flight", SettingsReader::parseLong, "a whole number > 0");
+        if (max != null && max < 1) {
+            error(p + "max-in-flight", Long.toString(max), "a whole number > 0");
+        }
+        KeySpec key = value(
+                p + "key",
+                new KeySpec.Global(),
+                KeySpec::parse,
+                "ip, principal, global, header:<Name> or a KeyResolver bean name");
+        Duration lease = value(p + "lease", DEFAULT_LEASE, Durations::parse, "a duration >= 100ms such as 10s");
+        if (lease.compareTo(ConcurrencySpec.MIN_LEASE) < 0) {
+            error(p + "lease", Durations.format(lease), "a duration >= 100ms such as 10s");
+        }
+        boolean failOpen = value(p + "fail-open", defaultFailOpen, SettingsReader::bool, "true or false");
+        if (!ConcurrencySpec.NAME.matcher(name).matches()) {
+            errors.add(p + "*: the name '" + name + "' must be 1-64 letters, digits, '_' or '-'");
+        }
+        if (errors.size() > before) {
+            return Optional.empty();
+        }
+        return Optional.of(new ConcurrencySpec(name, max, key, lease, failOpen));
     }
 
     /** Names a limit that is not defined at all; one that is defined badly is reported on its own. */

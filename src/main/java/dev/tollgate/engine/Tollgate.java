@@ -1,9 +1,17 @@
 package dev.tollgate.engine;
 
+import dev.tollgate.ConcurrencyLimits;
 import dev.tollgate.Decision;
 import dev.tollgate.LimitPolicy;
+import dev.tollgate.Permit;
 import dev.tollgate.RateLimits;
 import dev.tollgate.TollgateConfigException;
+import dev.tollgate.concurrency.ConcurrencyLimiter;
+import dev.tollgate.concurrency.ConcurrencyListener;
+import dev.tollgate.concurrency.ConcurrencySpec;
+import dev.tollgate.concurrency.ConcurrencyStore;
+import dev.tollgate.concurrency.InProcessConcurrencyStore;
+import dev.tollgate.concurrency.RedisConcurrencyStore;
 import dev.tollgate.config.TollgateSettings;
 import dev.tollgate.core.Guard;
 import dev.tollgate.core.MicrosClock;
@@ -41,7 +49,7 @@ import java.util.logging.Level;
 import java.util.logging.Logger;
 
 /**
- * Tollgate, assembled: typed settings in; the rate limiter, counters, locks and the guard around Redis
+ * Tollgate, assembled: typed settings in; the rate limiter, concurrency limits, counters, locks and the guard around Redis
  * out. The one composition root: the CDI runtime builds it (with MicroProfile Fault Tolerance's circuit
  * breaker), and plain Java, tests and tools build it the same way.
  *
@@ -60,7 +68,7 @@ import java.util.logging.Logger;
  * call, one breaker (one per master with a Redis Cluster), one background probe. Without {@code
  * tollgate.redis.url} every store is kept in this JVM's memory.
  */
-public final class Tollgate implements RateLimits, AutoCloseable {
+public final class Tollgate implements RateLimits, ConcurrencyLimits, AutoCloseable {
 
     private static final Logger LOG = Logger.getLogger(Tollgate.class.getName());
 
@@ -72,6 +80,8 @@ public final class Tollgate implements RateLimits, AutoCloseable {
     private final RateLimiter limiter;
     private final Counters counters;
     private final DistributedLock locks;
+    private final ConcurrencyStore concurrencyStore;
+    private final ConcurrencyLimiter concurrency;
 
     /** The guard of a Redis link, seen three ways. */
     private record Shared(Guard guard, BreakerState state, AutoCloseable closer) {
@@ -91,6 +101,7 @@ public final class Tollgate implements RateLimits, AutoCloseable {
             }
             counters = RedisCounters.using(redis, guard.guard());
             locks = RedisDistributedLock.using(redis, guard.guard(), b.lockLost);
+            concurrencyStore = RedisConcurrencyStore.using(redis);
             LOG.info(() -> "Tollgate: limits, locks and counters are shared through Redis at " + url.get() + " (budget "
                     + settings.budget().toMillis() + " ms per call; " + limitsText() + ")");
         } else {
@@ -101,10 +112,12 @@ public final class Tollgate implements RateLimits, AutoCloseable {
             }
             counters = new InProcessCounters(b.clock);
             locks = new InProcessDistributedLock(b.clock, b.lockLost);
+            concurrencyStore = new InProcessConcurrencyStore(b.clock);
             LOG.warning(() -> "Tollgate: tollgate.redis.url is not set, so limits, locks and counters are kept in"
                     + " this server's memory and apply per server, not across servers (" + limitsText() + ")");
         }
         this.limiter = new RateLimiter(stores, guard.guard(), b.listener, b.nanoTime);
+        this.concurrency = new ConcurrencyLimiter(concurrencyStore, guard.guard(), b.concurrencyListener);
     }
 
     /**
@@ -137,6 +150,7 @@ public final class Tollgate implements RateLimits, AutoCloseable {
         private Supplier<Breaker> breaker;
         private DecisionListener listener = DecisionListener.NONE;
         private LockLostListener lockLost = LockLostListener.NONE;
+        private ConcurrencyListener concurrencyListener = ConcurrencyListener.NONE;
         private MicrosClock clock = MicrosClock.system();
         private LongSupplier nanoTime = System::nanoTime;
 
@@ -169,6 +183,12 @@ public final class Tollgate implements RateLimits, AutoCloseable {
             return this;
         }
 
+        /** Told of every concurrency decision and lease lost, for metrics; default none. */
+        public Builder concurrencyListener(ConcurrencyListener newListener) {
+            this.concurrencyListener = newListener;
+            return this;
+        }
+
         /** The in-process stores' clock (Redis's stores use Redis {@code TIME}); default the system clock. */
         public Builder clock(MicrosClock newClock) {
             this.clock = newClock;
@@ -194,6 +214,23 @@ public final class Tollgate implements RateLimits, AutoCloseable {
     @Override
     public LimitPolicy policy(String limit) {
         return limit(limit).policy();
+    }
+
+    @Override
+    public Permit tryEnter(String limit, String clientKey) {
+        return concurrency.tryEnter(concurrencyLimit(limit), clientKey);
+    }
+
+    /** The configured concurrency limit named {@code name}. */
+    public ConcurrencySpec concurrencyLimit(String name) {
+        return settings.concurrencyLimit(name)
+                .orElseThrow(() -> new TollgateConfigException("no concurrency limit named '" + name
+                        + "' is configured (tollgate.concurrency." + name + ".max-in-flight)"));
+    }
+
+    /** The concurrency core, for callers that hold a {@link ConcurrencySpec}. */
+    public ConcurrencyLimiter concurrency() {
+        return concurrency;
     }
 
     /** The configured limit named {@code name}. */
@@ -246,6 +283,8 @@ public final class Tollgate implements RateLimits, AutoCloseable {
     @Override
     public void close() {
         locks.close();
+        concurrency.close();
+        concurrencyStore.close();
         try {
             guard.closer().close();
         } catch (Exception e) {

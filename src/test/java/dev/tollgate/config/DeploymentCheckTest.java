@@ -3,6 +3,7 @@ package dev.tollgate.config;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.tollgate.ConcurrencyLimited;
 import dev.tollgate.OncePerCluster;
 import dev.tollgate.RateLimited;
 import java.util.List;
@@ -86,6 +87,48 @@ class DeploymentCheckTest {
                         + " of a KeyResolver bean; no bean is named 'tenantKeys')"),
                 DeploymentCheck.problems(PropertySource.of(props), List.of(), name -> false));
         assertEquals(List.of(), DeploymentCheck.problems(PropertySource.of(props), List.of(), "tenantKeys"::equals));
+    }
+
+    static class Reports {
+        @ConcurrencyLimited("reprots")
+        public void build() {}
+
+        @ConcurrencyLimited("reports")
+        public void list() {}
+    }
+
+    @Test
+    void concurrencyLimitsAreCheckedWithEveryOtherProblemInOneList() {
+        List<String> problems = problems(
+                Map.of(
+                        "tollgate.concurrency.reports.max-in-flight", "4",
+                        "tollgate.concurrency.uploads.max-in-flight", "none",
+                        "tollgate.concurrency.uploads.lease", "50ms",
+                        "tollgate.concurrency.uploads.maxInFlight", "3",
+                        "tollgate.concurrency.exports.key", "exportKeys",
+                        "tollgate.redis.timeout", "soon"),
+                Reports.class);
+        assertEquals(
+                List.of(
+                        "tollgate.redis.timeout=soon (expected a duration >= 1ms such as 250ms)",
+                        "tollgate.concurrency.uploads.maxInFlight=3 (unknown setting 'maxInFlight'; a concurrency"
+                                + " limit takes fail-open, key, lease, max-in-flight)",
+                        "tollgate.concurrency.exports.max-in-flight is required (a whole number > 0)",
+                        "tollgate.concurrency.uploads.max-in-flight=none (expected a whole number > 0)",
+                        "tollgate.concurrency.uploads.lease=50ms (expected a duration >= 100ms such as 10s)",
+                        "@ConcurrencyLimited(\"reprots\") on " + Reports.class.getName() + "#build: no concurrency"
+                                + " limit named 'reprots' is configured (set tollgate.concurrency.reprots.max-in-flight)"),
+                problems);
+    }
+
+    @Test
+    void concurrencyKeyResolverThatDoesNotExistIsReported() {
+        Map<String, String> props = Map.of(
+                "tollgate.concurrency.reports.max-in-flight", "4", "tollgate.concurrency.reports.key", "tenantKeys");
+        assertEquals(
+                List.of("tollgate.concurrency.reports.key=tenantKeys (expected ip, principal, global, header:<Name>"
+                        + " or the name of a KeyResolver bean; no bean is named 'tenantKeys')"),
+                DeploymentCheck.problems(PropertySource.of(props), List.of(), name -> false));
     }
 
     private static List<String> problems(Map<String, String> properties, Class<?>... beans) {

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.tollgate.LimitPolicy;
 import dev.tollgate.TollgateConfigException;
+import dev.tollgate.concurrency.ConcurrencySpec;
 import dev.tollgate.core.Durations;
 import dev.tollgate.http.Cidr;
 import dev.tollgate.ratelimit.Algorithm;
@@ -53,6 +54,23 @@ class SettingsReaderTest {
         assertEquals(new LimitPolicy("api", 100, 10, Duration.ofSeconds(1), 1), api.policy());
         assertEquals(new KeySpec.Ip(), api.key());
         assertFalse(api.failOpen(), "inherits tollgate.fail-open");
+    }
+
+    @Test
+    void readsAConcurrencyLimitWithItsDefaultsAndEverySetting() {
+        TollgateSettings s = read(
+                "tollgate.concurrency.reports.max-in-flight", "4",
+                "tollgate.concurrency.uploads.max-in-flight", "2",
+                "tollgate.concurrency.uploads.key", "principal",
+                "tollgate.concurrency.uploads.lease", "1m",
+                "tollgate.concurrency.uploads.fail-open", "false");
+        assertEquals(
+                new ConcurrencySpec("reports", 4, new KeySpec.Global(), Duration.ofSeconds(10), true),
+                s.concurrencyLimit("reports").orElseThrow());
+        assertEquals(
+                new ConcurrencySpec("uploads", 2, new KeySpec.Principal(), Duration.ofMinutes(1), false),
+                s.concurrencyLimit("uploads").orElseThrow());
+        assertTrue(s.limits().isEmpty(), "a concurrency limit is not a rate limit");
     }
 
     @Test

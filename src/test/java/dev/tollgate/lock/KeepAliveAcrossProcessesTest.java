@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.tollgate.redis.RedisClients;
 import dev.tollgate.redis.RedisLink;
 import dev.tollgate.redis.RedisSettings;
+import dev.tollgate.testing.ChildJvm;
 import dev.tollgate.testing.RedisServer;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -47,8 +48,8 @@ class KeepAliveAcrossProcessesTest {
         List<ChildJvm> servers = new ArrayList<>();
         try {
             for (String id : List.of("cron-01", "cron-02", "cron-03")) {
-                servers.add(
-                        ChildJvm.start("long-job", redis.url(), id, Long.toString(ttl), Long.toString(job), "6000"));
+                servers.add(ChildJvm.start(
+                        LockChild.class, "long-job", redis.url(), id, Long.toString(ttl), Long.toString(job), "6000"));
             }
             try (Jedis j = redis.admin()) {
                 for (int i = 0; i < 3000 && j.llen("long-job:ready") < 3; i++) {
@@ -94,7 +95,7 @@ class KeepAliveAcrossProcessesTest {
     @Test
     void holderFrozenPastItsTtlWhileAnotherTookTheLockHearsTakenWhenItResumes() throws Exception {
         String name = "frozen-taken";
-        try (ChildJvm holder = ChildJvm.start("keep", redis.url(), name, "600")) {
+        try (ChildJvm holder = ChildJvm.start(LockChild.class, "keep", redis.url(), name, "600")) {
             assertEquals("ACQUIRED 1", holder.nextLine(Duration.ofSeconds(30)));
             holder.signal("STOP");
             awaitGone(name);
@@ -115,7 +116,7 @@ class KeepAliveAcrossProcessesTest {
     @Test
     void holderFrozenPastItsTtlHearsExpiredWhenItResumes() throws Exception {
         String name = "frozen-expired";
-        try (ChildJvm holder = ChildJvm.start("keep", redis.url(), name, "600")) {
+        try (ChildJvm holder = ChildJvm.start(LockChild.class, "keep", redis.url(), name, "600")) {
             assertEquals("ACQUIRED 1", holder.nextLine(Duration.ofSeconds(30)));
             holder.send("ASK");
             assertEquals("HELD true", holder.nextLine(Duration.ofSeconds(5)));
