@@ -16,6 +16,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -30,6 +31,12 @@ class ConcurrencyIT {
             .version(HttpClient.Version.HTTP_1_1)
             .executor(Executors.newFixedThreadPool(40))
             .build();
+
+    @BeforeEach
+    void redisAnswers() throws Exception {
+        RedisReady.await(LibertyServer.baseUrl(), "/demo/inflight?ms=1");
+        RedisReady.await(TwoServersIT.secondServer(), "/demo/inflight?ms=1");
+    }
 
     @Test
     void sixConcurrentSlowRequestsOfOneClientGiveTwo200AndFour429() throws Exception {

@@ -13,6 +13,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import redis.clients.jedis.Jedis;
@@ -32,6 +33,12 @@ class LockKeepAliveIT {
             .connectTimeout(Duration.ofSeconds(5))
             .version(HttpClient.Version.HTTP_1_1)
             .build();
+
+    @BeforeEach
+    void redisAnswers() throws Exception {
+        RedisReady.await(LibertyServer.baseUrl(), "/demo/inflight?ms=1");
+        RedisReady.await(TwoServersIT.secondServer(), "/demo/inflight?ms=1");
+    }
 
     @AfterEach
     void freeTheLock() throws Exception {
