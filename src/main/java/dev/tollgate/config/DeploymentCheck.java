@@ -1,11 +1,16 @@
 package dev.tollgate.config;
 
+import dev.tollgate.RateLimited;
 import dev.tollgate.TollgateConfigException;
+import dev.tollgate.ratelimit.Algorithm;
 import dev.tollgate.ratelimit.KeySpec;
+import dev.tollgate.ratelimit.LimitSpec;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collection;
 import java.util.List;
 import java.util.function.Predicate;
+import java.util.stream.Stream;
 
 /**
  * Everything checked while an application deploys, reported together: every setting, every limit named
@@ -32,6 +37,14 @@ public final class DeploymentCheck {
         for (Class<?> type : beanClasses) {
             RateLimitPlans.usages(type)
                     .forEach((where, names) -> problems.addAll(unknownLimits(settings, where, names)));
+        }
+        boolean allowWait = settings.settings().map(t -> t.http().allowWait()).orElse(false);
+        for (Class<?> type : beanClasses) {
+            for (BeanMethod m : BeanMethod.of(type)) {
+                if (m.binding(RateLimited.class).isPresent()) {
+                    problems.addAll(waitProblems(settings, m, allowWait));
+                }
+            }
         }
         for (Class<?> type : beanClasses) {
             ConcurrencyPlans.usages(type).forEach((where, name) -> {
@@ -67,6 +80,47 @@ public final class DeploymentCheck {
             }
         }
         return problems;
+    }
+
+    /** What is wrong with a method's {@code maxWait}: not a duration, a limit that cannot owe, a request thread. */
+    private static List<String> waitProblems(SettingsReader.Reading settings, BeanMethod m, boolean allowWait) {
+        RateLimitPlans.Plan plan;
+        try {
+            plan = RateLimitPlans.of(m);
+        } catch (TollgateConfigException e) {
+            return List.of(e.getMessage());
+        }
+        if (!plan.waits()) {
+            return List.of();
+        }
+        List<String> problems = new ArrayList<>();
+        String where = "@RateLimited(maxWait = \""
+                + m.binding(RateLimited.class).orElseThrow().maxWait() + "\") on " + m.where();
+        for (String name : plan.limits()) {
+            LimitSpec limit = settings.limits().get(name);
+            if (limit != null
+                    && (limit.algorithm() != Algorithm.TOKEN_BUCKET
+                            || !limit.policy().refills())) {
+                problems.add(where + ": limit '" + name + "' is a "
+                        + (limit.algorithm() == Algorithm.TOKEN_BUCKET
+                                ? "quota that never refills"
+                                : limit.algorithm().configName() + " limit")
+                        + "; only a token bucket that refills can be waited for");
+            }
+        }
+        if (!allowWait && isJaxRsResource(m)) {
+            problems.add(where + ": a JAX-RS resource method would park its request thread while it waits;"
+                    + " wait in the business method it calls, or set tollgate.http.allow-wait=true");
+        }
+        return problems;
+    }
+
+    /** Whether {@code m} is a JAX-RS resource method, by its annotations' names (config knows no Jakarta). */
+    private static boolean isJaxRsResource(BeanMethod m) {
+        return Stream.concat(
+                        Arrays.stream(m.method().getAnnotations()),
+                        Arrays.stream(m.beanClass().getAnnotations()))
+                .anyMatch(a -> a.annotationType().getName().startsWith("jakarta.ws.rs."));
     }
 
     /** A limit the properties do not mention at all; one they define badly is reported on its own. */

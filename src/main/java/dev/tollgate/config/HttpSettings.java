@@ -9,8 +9,10 @@ import java.util.List;
  * @param globalLimits limits applied to every request ({@code tollgate.http.limits})
  * @param trustedProxies peers whose {@code Forwarded}/{@code X-Forwarded-For} headers are believed
  * @param ipv6Prefix how many leading bits of an IPv6 client address form its key (a /64 by default)
+ * @param allowWait whether a JAX-RS resource method may wait for a permit ({@code tollgate.http.allow-wait});
+ *     by default it may not: a request thread parked on a limit serves nobody meanwhile
  */
-public record HttpSettings(List<String> globalLimits, List<Cidr> trustedProxies, int ipv6Prefix) {
+public record HttpSettings(List<String> globalLimits, List<Cidr> trustedProxies, int ipv6Prefix, boolean allowWait) {
 
     public HttpSettings {
         globalLimits = List.copyOf(globalLimits);
@@ -18,5 +20,10 @@ public record HttpSettings(List<String> globalLimits, List<Cidr> trustedProxies,
         if (ipv6Prefix < 1 || ipv6Prefix > 128) {
             throw new IllegalArgumentException("ipv6Prefix must be 1..128, but was " + ipv6Prefix);
         }
+    }
+
+    /** Resource methods do not wait. */
+    public HttpSettings(List<String> globalLimits, List<Cidr> trustedProxies, int ipv6Prefix) {
+        this(globalLimits, trustedProxies, ipv6Prefix, false);
     }
 }

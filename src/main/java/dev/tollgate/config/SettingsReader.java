@@ -38,6 +38,7 @@ public final class SettingsReader {
     public static final String HTTP_LIMITS = "tollgate.http.limits";
     public static final String HTTP_TRUSTED_PROXIES = "tollgate.http.trusted-proxies";
     public static final String HTTP_IPV6_PREFIX = "tollgate.http.ipv6-prefix";
+    public static final String HTTP_ALLOW_WAIT = "tollgate.http.allow-wait";
 
     static final Duration DEFAULT_TIMEOUT = Duration.ofMillis(GuardSettings.DEFAULT_BUDGET_MILLIS);
     static final int DEFAULT_POOL_SIZE = GuardSettings.DEFAULT_WORKERS;
@@ -296,7 +297,8 @@ public final class SettingsReader {
             error(HTTP_IPV6_PREFIX, Integer.toString(prefix), "a whole number from 1 to 128");
             prefix = 64;
         }
-        return new HttpSettings(global, proxies, prefix);
+        boolean allowWait = value(HTTP_ALLOW_WAIT, false, SettingsReader::bool, "true or false");
+        return new HttpSettings(global, proxies, prefix, allowWait);
     }
 
     private Optional<RedisUrl> redisUrl(String url) {

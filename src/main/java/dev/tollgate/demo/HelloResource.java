@@ -41,6 +41,9 @@ public class HelloResource {
     @Inject
     InFlight inFlight;
 
+    @Inject
+    PartnerClient partner;
+
     /** Limited by the JAX-RS filter with limit {@code demo}, keyed by client address. */
     @GET
     @Path("/hello")
@@ -154,5 +157,23 @@ public class HelloResource {
     @Path("/inflight")
     public String inflight(@QueryParam("ms") @DefaultValue("200") long ms) throws InterruptedException {
         return inFlight.work(Math.min(ms, 10_000));
+    }
+
+    /** Calls the partner limited to 2 per second; a call waits up to 3 s for its turn ({@code demo-partner}). */
+    @GET
+    @Path("/outbound")
+    public String outbound() {
+        return partner.call();
+    }
+
+    /** The same through an EJB {@code @Asynchronous} method, which waits on its own thread. */
+    @GET
+    @Path("/outbound-async")
+    public String outboundAsync() throws Exception {
+        try {
+            return partner.callLater().get();
+        } catch (java.util.concurrent.ExecutionException e) {
+            throw e.getCause() instanceof RuntimeException r ? r : e;
+        }
     }
 }

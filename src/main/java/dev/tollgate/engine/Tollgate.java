@@ -15,6 +15,7 @@ import dev.tollgate.concurrency.RedisConcurrencyStore;
 import dev.tollgate.config.TollgateSettings;
 import dev.tollgate.core.Guard;
 import dev.tollgate.core.MicrosClock;
+import dev.tollgate.core.Sleeper;
 import dev.tollgate.counter.Counters;
 import dev.tollgate.counter.InProcessCounters;
 import dev.tollgate.counter.RedisCounters;
@@ -36,10 +37,12 @@ import dev.tollgate.ratelimit.LimitSpec;
 import dev.tollgate.ratelimit.RateLimitStore;
 import dev.tollgate.ratelimit.RateLimiter;
 import dev.tollgate.ratelimit.RedisRateLimitStore;
+import dev.tollgate.ratelimit.Reservation;
 import dev.tollgate.redis.RedisClients;
 import dev.tollgate.redis.RedisLink;
 import dev.tollgate.redis.RedisSettings;
 import dev.tollgate.redis.RedisUrl;
+import java.time.Duration;
 import java.util.EnumMap;
 import java.util.Map;
 import java.util.Optional;
@@ -82,6 +85,7 @@ public final class Tollgate implements RateLimits, ConcurrencyLimits, AutoClosea
     private final DistributedLock locks;
     private final ConcurrencyStore concurrencyStore;
     private final ConcurrencyLimiter concurrency;
+    private final Sleeper sleeper;
 
     /** The guard of a Redis link, seen three ways. */
     private record Shared(Guard guard, BreakerState state, AutoCloseable closer) {
@@ -117,6 +121,7 @@ public final class Tollgate implements RateLimits, ConcurrencyLimits, AutoClosea
                     + " this server's memory and apply per server, not across servers (" + limitsText() + ")");
         }
         this.limiter = new RateLimiter(stores, guard.guard(), b.listener, b.nanoTime);
+        this.sleeper = b.sleeper;
         this.concurrency = new ConcurrencyLimiter(concurrencyStore, guard.guard(), b.concurrencyListener);
     }
 
@@ -153,6 +158,7 @@ public final class Tollgate implements RateLimits, ConcurrencyLimits, AutoClosea
         private ConcurrencyListener concurrencyListener = ConcurrencyListener.NONE;
         private MicrosClock clock = MicrosClock.system();
         private LongSupplier nanoTime = System::nanoTime;
+        private Sleeper sleeper = Sleeper.SYSTEM;
 
         private Builder(TollgateSettings settings) {
             if (settings == null) {
@@ -201,6 +207,12 @@ public final class Tollgate implements RateLimits, ConcurrencyLimits, AutoClosea
             return this;
         }
 
+        /** How a waiting call ({@code maxWait}) waits; default {@link Sleeper#SYSTEM}. */
+        public Builder sleeper(Sleeper newSleeper) {
+            this.sleeper = newSleeper;
+            return this;
+        }
+
         public Tollgate build() {
             return new Tollgate(this);
         }
@@ -209,6 +221,20 @@ public final class Tollgate implements RateLimits, ConcurrencyLimits, AutoClosea
     @Override
     public Decision check(String limit, String clientKey) {
         return limiter.check(limit(limit), clientKey);
+    }
+
+    @Override
+    public Decision acquire(String limit, String clientKey, Duration maxWait) throws InterruptedException {
+        Reservation r = limiter.reserve(limit(limit), clientKey, maxWait);
+        if (!r.delay().isZero()) {
+            sleeper.sleep(r.delay());
+        }
+        return r.decision();
+    }
+
+    /** How a waiting call waits. */
+    public Sleeper sleeper() {
+        return sleeper;
     }
 
     @Override

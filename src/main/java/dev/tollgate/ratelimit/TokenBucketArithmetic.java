@@ -14,6 +14,13 @@ final class TokenBucketArithmetic implements InProcessArithmetic<TokenBucketArit
     }
 
     @Override
+    public ExpiringMap.Updated<Bucket, Reservation> reserve(
+            Bucket live, LimitPolicy policy, long now, long maxWaitMicros) {
+        Bucket bucket = live == null ? new Bucket(policy.capacity(), now) : live;
+        return new ExpiringMap.Updated<>(bucket, bucket.reserve(policy, now, maxWaitMicros));
+    }
+
+    @Override
     public long expiresAt(Bucket bucket) {
         return bucket.expiresAt;
     }
@@ -50,6 +57,44 @@ final class TokenBucketArithmetic implements InProcessArithmetic<TokenBucketArit
             long retryIn = allowed ? 0 : until(t, p.cost(), p, period, ahead);
             expiresAt = fullIn < 0 ? Long.MAX_VALUE : now + fullIn + 1_000_000;
             return Decision.ofMicros(allowed, (long) Math.floor(t), retryIn, fullIn);
+        }
+
+        /** As {@code token-bucket-reserve.lua}: take now, or reserve the tokens that refill within maxWait. */
+        Reservation reserve(LimitPolicy p, long now, long maxWait) {
+            double period = Math.max(1, p.refillPeriod().toNanos() / 1000);
+            double t = tokens;
+            long stamp = ts;
+            if (now > stamp) {
+                t += (now - stamp) * (double) p.refillTokens() / period;
+                stamp = now;
+            }
+            t = Math.min(p.capacity(), t);
+            boolean allowed = false;
+            long wait = 0;
+            if (t >= p.cost()) {
+                t -= p.cost();
+                allowed = true;
+                wait = stamp - now;
+            } else if (p.refills()) {
+                long at = stamp + (long) Math.ceil((p.cost() - t) * period / p.refillTokens());
+                if (at - now <= maxWait) {
+                    t = Math.max(0, t + (at - stamp) * (double) p.refillTokens() / period - p.cost());
+                    stamp = at;
+                    allowed = true;
+                    wait = at - now;
+                }
+            }
+            if (allowed) {
+                tokens = t;
+                ts = stamp;
+            }
+            long ahead = stamp - now;
+            long fullIn = t >= p.capacity() ? ahead : until(t, p.capacity(), p, period, ahead);
+            if (!allowed) {
+                wait = until(t, p.cost(), p, period, ahead);
+            }
+            expiresAt = fullIn < 0 ? Long.MAX_VALUE : now + fullIn + 1_000_000;
+            return Reservation.ofMicros(allowed, (long) Math.floor(t), wait, fullIn);
         }
 
         private static long until(double t, long n, LimitPolicy p, double period, long ahead) {

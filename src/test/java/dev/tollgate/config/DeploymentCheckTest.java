@@ -131,6 +131,67 @@ class DeploymentCheckTest {
                 DeploymentCheck.problems(PropertySource.of(props), List.of(), name -> false));
     }
 
+    static class Partner {
+        @RateLimited(value = "api", maxWait = "2s")
+        public void call() {}
+
+        @RateLimited(value = "api", maxWait = "soon")
+        public void badWait() {}
+
+        @RateLimited(
+                value = {"api", "window", "quota"},
+                maxWait = "1s")
+        public void cannotOwe() {}
+    }
+
+    @jakarta.ws.rs.Path("/partner")
+    static class PartnerResource {
+        @jakarta.ws.rs.GET
+        @RateLimited(value = "api", maxWait = "1s")
+        public String get() {
+            return "";
+        }
+    }
+
+    static final Map<String, String> WAITABLE = Map.of(
+            "tollgate.limits.api.capacity", "10",
+            "tollgate.limits.api.refill-tokens", "1",
+            "tollgate.limits.window.algorithm", "fixed-window",
+            "tollgate.limits.window.capacity", "10",
+            "tollgate.limits.quota.capacity", "10",
+            "tollgate.limits.quota.refill-tokens", "0");
+
+    @Test
+    void maxWaitProblemsNameTheMethodAndTheLimit() {
+        String partner = Partner.class.getName();
+        assertEquals(
+                List.of(
+                                "@RateLimited(maxWait = \"soon\") on " + partner
+                                        + "#badWait: expected a duration such as" + " 250ms, 1s, 5m, 1h or PT1S",
+                                "@RateLimited(maxWait = \"1s\") on " + partner
+                                        + "#cannotOwe: limit 'window' is a fixed-window"
+                                        + " limit; only a token bucket that refills can be waited for",
+                                "@RateLimited(maxWait = \"1s\") on " + partner
+                                        + "#cannotOwe: limit 'quota' is a quota that"
+                                        + " never refills; only a token bucket that refills can be waited for")
+                        .stream()
+                        .sorted()
+                        .toList(),
+                problems(WAITABLE, Partner.class).stream().sorted().toList());
+    }
+
+    @Test
+    void maxWaitOnAJaxRsResourceMethodNeedsAllowWait() {
+        assertEquals(
+                List.of("@RateLimited(maxWait = \"1s\") on " + PartnerResource.class.getName() + "#get: a JAX-RS"
+                        + " resource method would park its request thread while it waits; wait in the business method"
+                        + " it calls, or set tollgate.http.allow-wait=true"),
+                problems(WAITABLE, PartnerResource.class));
+        Map<String, String> allowed = new java.util.HashMap<>(WAITABLE);
+        allowed.put("tollgate.http.allow-wait", "true");
+        assertEquals(List.of(), problems(allowed, PartnerResource.class));
+    }
+
     private static List<String> problems(Map<String, String> properties, Class<?>... beans) {
         return DeploymentCheck.problems(PropertySource.of(properties), List.of(beans), name -> true);
     }
