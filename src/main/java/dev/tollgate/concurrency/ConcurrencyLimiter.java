@@ -50,7 +50,7 @@ public final class ConcurrencyLimiter implements AutoCloseable {
 
     /** The store key of {@code clientKey}'s slots under {@code spec}. */
     public static String storeKey(ConcurrencySpec spec, String clientKey) {
-        return StoreKeys.of("inflight:" + spec.name(), clientKey);
+        return StoreKeys.inFlight(spec.name(), clientKey);
     }
 
     /**

@@ -8,17 +8,26 @@ import dev.tollgate.redis.Subscription;
 import java.time.Duration;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.logging.Logger;
+import redis.clients.jedis.exceptions.JedisConnectionException;
 import redis.clients.jedis.exceptions.JedisException;
 
 /**
- * Locks in Redis: {@code SET NX PX} plus an {@code INCR} of the lock's fencing counter in one script,
- * one round trip. Release and extend are scripts that act only while the key still holds the token;
- * release also publishes the lock's name on {@value #RELEASED}, which wakes the servers waiting for it.
+ * Locks in Redis: the lock's key set with its expiry if absent, and the next fencing token (above the
+ * last one, never below Redis {@code TIME} in microseconds), in one script, one round trip. Release
+ * and extend are scripts that act only while the key still holds the token; release also publishes the
+ * lock's name on {@value #RELEASED}, which wakes the servers waiting for it.
  *
  * <p>Keys: {@code tollgate:lock:{<name>}} (the token, expiring) and {@code tollgate:fence:{<name>}}
  * (the last fencing token, never expiring), in one cluster slot.
+ *
+ * <p>Once Redis first answers, its {@code maxmemory-policy} is read: one WARNING when it may evict
+ * keys, which can free a held lock.
  */
 public final class RedisDistributedLock implements DistributedLock {
+
+    private static final Logger LOG = Logger.getLogger(RedisDistributedLock.class.getName());
 
     /** The channel of release notices: each message is the name of a lock just released. */
     public static final String RELEASED = "tollgate:lock-released";
@@ -41,6 +50,7 @@ public final class RedisDistributedLock implements DistributedLock {
     private final ReleaseNotices notices = new ReleaseNotices();
     private final LockWaiter waiter;
     private final LockWaiter deafWaiter;
+    private final AtomicBoolean evictionChecked = new AtomicBoolean();
     private Subscription subscription; // guarded by this
 
     RedisDistributedLock(RedisLink redis, Guard guard, Keeper keeper) {
@@ -81,6 +91,7 @@ public final class RedisDistributedLock implements DistributedLock {
         } catch (StoreUnavailableException e) {
             return new Acquisition.Unavailable(name, e);
         }
+        checkEvictionPolicy();
         long value = (Long) reply.get(1);
         if ((Long) reply.get(0) == 1L) {
             return new Acquisition.Acquired(new HeldLock(owner, keeper, name, token, value, ttlMillis, sentAt));
@@ -117,6 +128,32 @@ public final class RedisDistributedLock implements DistributedLock {
             if (subscription != null) {
                 subscription.close();
             }
+        }
+    }
+
+    /**
+     * Logs one WARNING when Redis may evict keys (any {@code maxmemory-policy} but {@code noeviction}
+     * with a {@code maxmemory} set). Asks Redis until it answers once, then never again: called when
+     * the lock API is set up, and by the first acquisition.
+     */
+    public void checkEvictionPolicy() {
+        if (evictionChecked.get()) {
+            return;
+        }
+        List<String> infos;
+        try {
+            infos = redis.info("memory");
+        } catch (JedisConnectionException e) {
+            return; // asked again by the next acquisition
+        } catch (JedisException e) {
+            if (evictionChecked.compareAndSet(false, true)) {
+                LOG.fine(() -> "Tollgate: could not read Redis's maxmemory-policy (" + e.getMessage()
+                        + "); locks need noeviction");
+            }
+            return;
+        }
+        if (evictionChecked.compareAndSet(false, true)) {
+            EvictionPolicy.warning(infos, redis.description()).ifPresent(LOG::warning);
         }
     }
 

@@ -42,7 +42,7 @@ public final class RateLimiter {
     /** Spends the limit's cost from {@code clientKey}'s bucket if it holds it. */
     public Decision check(LimitSpec limit, String clientKey) {
         long start = nanoTime.getAsLong();
-        String storeKey = StoreKeys.of(limit.name(), clientKey);
+        String storeKey = StoreKeys.of(limit.algorithm(), limit.name(), clientKey);
         RateLimitStore store = store(limit);
         Decision d;
         try {
@@ -73,7 +73,7 @@ public final class RateLimiter {
                     "limit '" + limit.name() + "': maxWait must be >= 0, but was " + maxWait);
         }
         long start = nanoTime.getAsLong();
-        String storeKey = StoreKeys.of(limit.name(), clientKey);
+        String storeKey = StoreKeys.of(limit.algorithm(), limit.name(), clientKey);
         RateLimitStore store = store(limit);
         Reservation r;
         try {

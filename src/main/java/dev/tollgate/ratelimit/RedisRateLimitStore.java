@@ -89,7 +89,7 @@ public final class RedisRateLimitStore implements RateLimitStore {
             return RateLimitStore.super.reserve(policy, storeKey, maxWait);
         }
         List<String> args = new java.util.ArrayList<>(args(policy));
-        args.add(micros(maxWait));
+        args.add(Long.toString(Math.max(1, maxWait.toNanos() / 1000)));
         Object reply;
         try {
             reply = redis.eval(RESERVE, List.of(storeKey), args);
@@ -104,13 +104,10 @@ public final class RedisRateLimitStore implements RateLimitStore {
     private List<String> args(LimitPolicy p) {
         String capacity = Long.toString(p.capacity());
         String cost = Long.toString(p.cost());
+        String period = Long.toString(p.refillPeriodMicros());
         return algorithm == Algorithm.TOKEN_BUCKET
-                ? List.of(capacity, Long.toString(p.refillTokens()), micros(p.refillPeriod()), cost)
-                : List.of(capacity, micros(p.refillPeriod()), cost);
-    }
-
-    private static String micros(Duration d) {
-        return Long.toString(Math.max(1, d.toNanos() / 1000));
+                ? List.of(capacity, Long.toString(p.refillTokens()), period, cost)
+                : List.of(capacity, period, cost);
     }
 
     @Override

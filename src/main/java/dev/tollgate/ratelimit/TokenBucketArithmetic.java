@@ -30,6 +30,8 @@ final class TokenBucketArithmetic implements InProcessArithmetic<TokenBucketArit
         private double tokens;
         private long ts;
         private long expiresAt = Long.MAX_VALUE;
+        /** The last instant a waiting call reserved: state up to it is owed, not rebased. */
+        private long reservedUntil = Long.MIN_VALUE;
 
         Bucket(long capacity, long now) {
             this.tokens = capacity;
@@ -37,9 +39,16 @@ final class TokenBucketArithmetic implements InProcessArithmetic<TokenBucketArit
         }
 
         Decision consume(LimitPolicy p, long now) {
-            double period = Math.max(1, p.refillPeriod().toNanos() / 1000);
+            double period = p.refillPeriodMicros();
             double t = tokens;
             long stamp = ts;
+            // State dated further ahead than a whole refill (the clock stepped back that far) would lock
+            // the bucket: it refills from now, and is kept so even when this call is denied. State that
+            // waiting calls moved ahead is owed to them, and stays.
+            boolean rebased = rebases(p, stamp, now, period);
+            if (rebased) {
+                stamp = now;
+            }
             if (now > stamp) {
                 t += (now - stamp) * (double) p.refillTokens() / period;
                 stamp = now;
@@ -48,6 +57,8 @@ final class TokenBucketArithmetic implements InProcessArithmetic<TokenBucketArit
             boolean allowed = t >= p.cost();
             if (allowed) {
                 t -= p.cost();
+            }
+            if (allowed || rebased) {
                 tokens = t;
                 ts = stamp;
             }
@@ -61,15 +72,20 @@ final class TokenBucketArithmetic implements InProcessArithmetic<TokenBucketArit
 
         /** As {@code token-bucket-reserve.lua}: take now, or reserve the tokens that refill within maxWait. */
         Reservation reserve(LimitPolicy p, long now, long maxWait) {
-            double period = Math.max(1, p.refillPeriod().toNanos() / 1000);
+            double period = p.refillPeriodMicros();
             double t = tokens;
             long stamp = ts;
+            boolean rebased = rebases(p, stamp, now, period);
+            if (rebased) {
+                stamp = now;
+            }
             if (now > stamp) {
                 t += (now - stamp) * (double) p.refillTokens() / period;
                 stamp = now;
             }
             t = Math.min(p.capacity(), t);
             boolean allowed = false;
+            boolean reserving = false;
             long wait = 0;
             if (t >= p.cost()) {
                 t -= p.cost();
@@ -81,12 +97,16 @@ final class TokenBucketArithmetic implements InProcessArithmetic<TokenBucketArit
                     t = Math.max(0, t + (at - stamp) * (double) p.refillTokens() / period - p.cost());
                     stamp = at;
                     allowed = true;
+                    reserving = true;
                     wait = at - now;
                 }
             }
-            if (allowed) {
+            if (allowed || rebased) {
                 tokens = t;
                 ts = stamp;
+            }
+            if (reserving) {
+                reservedUntil = stamp;
             }
             long ahead = stamp - now;
             long fullIn = t >= p.capacity() ? ahead : until(t, p.capacity(), p, period, ahead);
@@ -97,6 +117,10 @@ final class TokenBucketArithmetic implements InProcessArithmetic<TokenBucketArit
             return Reservation.ofMicros(allowed, (long) Math.floor(t), wait, fullIn);
         }
 
+        private boolean rebases(LimitPolicy p, long stamp, long now, double period) {
+            return p.refills() && stamp - now > p.capacity() * period / p.refillTokens() && stamp > reservedUntil;
+        }
+
         private static long until(double t, long n, LimitPolicy p, double period, long ahead) {
             if (t >= n) {
                 return 0;
@@ -104,7 +128,7 @@ final class TokenBucketArithmetic implements InProcessArithmetic<TokenBucketArit
             if (!p.refills()) {
                 return -1;
             }
-            return ahead + (long) Math.ceil((n - t) * period / p.refillTokens());
+            return (long) Math.min(LimitPolicy.MAX_COUNT, ahead + Math.ceil((n - t) * period / p.refillTokens()));
         }
     }
 }

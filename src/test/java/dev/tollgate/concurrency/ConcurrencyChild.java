@@ -34,8 +34,8 @@ public final class ConcurrencyChild {
                 true);
         long workMillis = Long.parseLong(args[6]);
         try (RedisLink link = RedisClients.create(RedisSettings.of(args[0], Duration.ofSeconds(2), threads + 4));
-                ConcurrencyLimiter limiter = new ConcurrencyLimiter(
-                        RedisConcurrencyStore.using(link), Guard.DIRECT, ConcurrencyListener.NONE)) {
+                ConcurrencyLimiter limiter =
+                        new ConcurrencyLimiter(RedisConcurrencyStore.using(link), Guard.DIRECT, lostTo(link, id))) {
             UnifiedJedis jedis = link.jedis();
             limiter.tryEnter(spec, "warm-up-" + id).close();
             jedis.rpush("inflight:ready", id);
@@ -73,6 +73,19 @@ public final class ConcurrencyChild {
                 w.join();
             }
         }
+    }
+
+    /** Records each lease lost (a call that outlived its lease) in {@code inflight:lost}. */
+    private static ConcurrencyListener lostTo(RedisLink link, String id) {
+        return new ConcurrencyListener() {
+            @Override
+            public void onDecision(ConcurrencySpec spec, boolean admitted, boolean degraded) {}
+
+            @Override
+            public void leaseLost(ConcurrencySpec spec) {
+                link.jedis().rpush("inflight:lost", id);
+            }
+        };
     }
 
     static long now(UnifiedJedis jedis) {

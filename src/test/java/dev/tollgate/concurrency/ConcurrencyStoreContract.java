@@ -25,7 +25,7 @@ public abstract class ConcurrencyStoreContract {
     protected abstract TestClock clock();
 
     protected static String freshKey() {
-        return "tollgate:{inflight:contract:" + UUID.randomUUID() + "}";
+        return "tg:in:{contract:" + UUID.randomUUID() + "}";
     }
 
     static ConcurrencySpec spec(long max, Duration lease) {

@@ -19,7 +19,7 @@ import redis.clients.jedis.Jedis;
 class RedisConcurrencyStoreTest extends ConcurrencyStoreContract {
 
     @RegisterExtension
-    static final RedisServer redis = new RedisServer();
+    static final RedisServer redis = RedisServer.shared();
 
     private static RedisLink link;
     private static RedisConcurrencyStore store;

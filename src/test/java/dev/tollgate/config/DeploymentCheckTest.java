@@ -159,7 +159,8 @@ class DeploymentCheckTest {
             "tollgate.limits.window.algorithm", "fixed-window",
             "tollgate.limits.window.capacity", "10",
             "tollgate.limits.quota.capacity", "10",
-            "tollgate.limits.quota.refill-tokens", "0");
+            "tollgate.limits.quota.refill-tokens", "0",
+            "tollgate.limits.quota.persist", "true");
 
     @Test
     void maxWaitProblemsNameTheMethodAndTheLimit() {

@@ -22,6 +22,11 @@ class InProcessDistributedLockTest extends DistributedLockContract {
     }
 
     @Override
+    protected long nowMicros() {
+        return clock.get();
+    }
+
+    @Override
     protected void elapse(Duration d) {
         scheduler.advance(d);
     }

@@ -28,7 +28,7 @@ import redis.clients.jedis.Jedis;
 class LockFailClosedTest {
 
     @RegisterExtension
-    static final RedisServer redis = new RedisServer();
+    static final RedisServer redis = RedisServer.shared();
 
     private final List<LockLost> lost = new CopyOnWriteArrayList<>();
     private RedisLink link;
@@ -67,7 +67,7 @@ class LockFailClosedTest {
             for (int i = 0; i < 300 && lost.isEmpty(); i++) {
                 Thread.sleep(10);
             }
-            assertEquals(List.of(new LockLost("export", 1, LockLost.Reason.UNCONFIRMED)), lost);
+            assertEquals(List.of(new LockLost("export", held.fencingToken(), LockLost.Reason.UNCONFIRMED)), lost);
             assertFalse(held.isHeld());
             Thread.sleep(700);
             assertEquals(1, lost.size(), "told once; the keep-alive stopped");
@@ -151,7 +151,7 @@ class LockFailClosedTest {
             // Redis ran the script it had already received once it was thawed: the lock is taken, its
             // token is known to nobody, and it stays until its ttl passes (fail closed, for at most the ttl).
             assertTrue(j.exists("tollgate:lock:{export}"));
-            assertEquals("1", j.get("tollgate:fence:{export}"));
+            assertTrue(j.exists("tollgate:fence:{export}"), "a token was handed out, to nobody");
         }
         assertInstanceOf(Acquisition.HeldElsewhere.class, lock.tryAcquire("export", Duration.ofSeconds(30)));
     }

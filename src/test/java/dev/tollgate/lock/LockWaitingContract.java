@@ -60,7 +60,7 @@ public abstract class LockWaitingContract {
                 LockHandle got = assertInstanceOf(Acquisition.Acquired.class, waiter.get(5, TimeUnit.SECONDS))
                         .lock();
                 latencies.add(TimeUnit.NANOSECONDS.toMicros(acquiredAt.get() - releasedAt));
-                assertEquals(2, got.fencingToken());
+                assertTrue(got.fencingToken() > holder.fencingToken());
                 got.close();
             }
         } finally {
@@ -90,11 +90,11 @@ public abstract class LockWaitingContract {
     @Test
     void waiterTakesTheLockWhenTheHoldersTtlPasses() {
         String name = freshName();
-        acquire(otherServer(), name, Duration.ofMillis(400)); // never released: its holder died
+        LockHandle dead = acquire(otherServer(), name, Duration.ofMillis(400)); // never released: its holder died
         long start = System.nanoTime();
         Acquisition a = lock().tryAcquire(name, Duration.ofSeconds(10), Duration.ofSeconds(3));
         Duration waited = Duration.ofNanos(System.nanoTime() - start);
-        assertEquals(2, assertInstanceOf(Acquisition.Acquired.class, a).lock().fencingToken());
+        assertTrue(assertInstanceOf(Acquisition.Acquired.class, a).lock().fencingToken() > dead.fencingToken());
         assertTrue(
                 waited.compareTo(Duration.ofMillis(350)) >= 0
                         && waited.compareTo(Duration.ofMillis(400).plus(ROUND_TRIP)) < 0,
@@ -131,9 +131,8 @@ public abstract class LockWaitingContract {
                 tokens.add(w.get(15, TimeUnit.SECONDS));
             }
             assertEquals(1, most.get(), "never two holders at once");
-            assertEquals(
-                    List.of(2L, 3L, 4L, 5L, 6L, 7L, 8L, 9L),
-                    tokens.stream().sorted().toList());
+            assertEquals(8, tokens.stream().distinct().count(), "eight acquisitions, eight tokens: " + tokens);
+            assertTrue(tokens.stream().allMatch(t -> t > holder.fencingToken()), "each above the first holder's");
         } finally {
             pool.shutdownNow();
         }

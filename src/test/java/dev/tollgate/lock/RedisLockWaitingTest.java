@@ -13,7 +13,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 class RedisLockWaitingTest extends LockWaitingContract {
 
     @RegisterExtension
-    static final RedisServer redis = new RedisServer();
+    static final RedisServer redis = RedisServer.shared();
 
     private static RedisLink link;
     private static RedisLink otherLink;

@@ -25,7 +25,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 class RedisReservationTest extends ReservationContract {
 
     @RegisterExtension
-    static final RedisServer redis = new RedisServer();
+    static final RedisServer redis = RedisServer.shared();
 
     private static RedisLink link;
     private static RedisRateLimitStore store;
@@ -97,7 +97,19 @@ class RedisReservationTest extends ReservationContract {
                 }
             }
             ran.sort(null);
-            assertTrue(ran.size() >= 11 && ran.size() <= 13, "ran " + ran.size() + " of 32");
+            long lastAnswer = callers.stream()
+                    .mapToLong(f -> {
+                        try {
+                            return f.get()[0];
+                        } catch (Exception e) {
+                            throw new IllegalStateException(e);
+                        }
+                    })
+                    .max()
+                    .orElseThrow();
+            assertTrue(
+                    ran.size() >= 11 && ran.size() <= 11 + (lastAnswer - began) / 100_000,
+                    "ran " + ran.size() + " of 32, the burst answered within " + (lastAnswer - began) / 1000 + " ms");
             for (int k = 0; k < ran.size(); k++) {
                 long after = ran.get(k) - began;
                 assertTrue(

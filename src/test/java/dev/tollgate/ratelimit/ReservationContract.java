@@ -110,9 +110,10 @@ public abstract class ReservationContract extends StoreContract {
     }
 
     /**
-     * 32 callers at once against one token per 100 ms and a maxWait of a second: about 11 reserve (one
-     * now, one per 100 ms after), the others are refused at once, and the bucket owes exactly what was
-     * reserved: a call after them all is told to retry when the last reservation is served.
+     * 32 callers at once against one token per 100 ms and a maxWait of a second: 11 reserve (one now,
+     * one per 100 ms after; one more per 100 ms the burst itself takes), the others are refused at once,
+     * and the bucket owes exactly what was reserved: a call after them all is told to retry when the
+     * last reservation is served.
      */
     @Test
     void thirtyTwoCallersAtOnceReserveExactlyWhatTheyWereGiven() throws Exception {
@@ -136,9 +137,12 @@ public abstract class ReservationContract extends StoreContract {
                 assertTrue(r.delay().compareTo(Duration.ofSeconds(1)) <= 0, "waits at most its maxWait: " + r);
                 admitted += r.decision().allowed() ? 1 : 0;
             }
-            assertTrue(admitted >= 11 && admitted <= 13, "admitted " + admitted + " of 32");
             Decision after = store().tryConsume(p, key);
             long ended = nowMicros();
+            // 11 instants lie within a second of the first reservation; a burst that took longer reaches more.
+            assertTrue(
+                    admitted >= 11 && admitted <= 11 + (ended - began) / 100_000,
+                    "admitted " + admitted + " of 32 in a burst of " + (ended - began) / 1000 + " ms");
             assertFalse(after.allowed());
             // Owed: one token per 100 ms from the first reservation on, which was made between began and ended.
             long owedMicros = admitted * 100_000L;

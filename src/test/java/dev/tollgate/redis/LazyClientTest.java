@@ -22,7 +22,7 @@ import redis.clients.jedis.exceptions.JedisConnectionException;
 class LazyClientTest {
 
     @RegisterExtension
-    static final RedisServer redis = new RedisServer();
+    static final RedisServer redis = RedisServer.shared();
 
     @Test
     void clusterAndSentinelsDownAtStartDegradeInsteadOfFailing() throws Exception {
@@ -32,7 +32,8 @@ class LazyClientTest {
                     "tollgate.redis.url", url,
                     "tollgate.redis.pool-size", "4",
                     "tollgate.limits.lazy.capacity", "5",
-                    "tollgate.limits.lazy.refill-tokens", "0");
+                    "tollgate.limits.lazy.refill-tokens", "0",
+                    "tollgate.limits.lazy.persist", "true");
             try (Tollgate tollgate = Tollgate.build(settings)) {
                 Decision d = tollgate.check("lazy", "k");
                 assertTrue(d.degraded() && d.allowed(), url + ": " + d);

@@ -4,18 +4,14 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.tollgate.testing.RedisServer;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.microshed.testing.SharedContainerConfig;
+import org.microshed.testing.jupiter.MicroShedTest;
 import redis.clients.jedis.Jedis;
 
 /**
@@ -23,30 +19,26 @@ import redis.clients.jedis.Jedis;
  * server at a time, a waiter on the other server gets the lock as the job ends, and a lock taken from
  * under the job fires {@code LockLost}.
  */
-class LockKeepAliveIT {
+@MicroShedTest
+@SharedContainerConfig(DemoDeployment.class)
+public class LockKeepAliveIT {
 
     @RegisterExtension
-    static final RedisServer redis = RedisServer.onPort(LibertyServer.redisPort());
+    static final RedisServer redis = DemoDeployment.redis;
 
     private static final String LOCK_KEY = "tollgate:lock:{demo-long-report}";
-    private static final HttpClient CLIENT = HttpClient.newBuilder()
-            .connectTimeout(Duration.ofSeconds(5))
-            .version(HttpClient.Version.HTTP_1_1)
-            .build();
+    private static final List<String> SERVERS = List.of(LibertyServer.baseUrl(), LibertyServer.secondBaseUrl());
 
     @BeforeEach
     void redisAnswers() throws Exception {
-        RedisReady.await(LibertyServer.baseUrl(), "/demo/inflight?ms=1");
-        RedisReady.await(TwoServersIT.secondServer(), "/demo/inflight?ms=1");
+        RedisReady.awaitBoth();
     }
 
     @AfterEach
     void freeTheLock() throws Exception {
-        // A job still running holds it until it ends; wait for that, then make sure nothing is left.
-        Thread.sleep(100);
         try (Jedis j = redis.admin()) {
             for (int i = 0; i < 100 && j.exists(LOCK_KEY) && !"intruder".equals(j.get(LOCK_KEY)); i++) {
-                Thread.sleep(50);
+                Thread.sleep(50); // a job still running holds it until it ends
             }
             j.del(LOCK_KEY);
         }
@@ -54,63 +46,51 @@ class LockKeepAliveIT {
 
     @Test
     void jobOfThreeTimesItsTtlRunsOnceAcrossTwoServers() throws Exception {
-        int before = runs(LibertyServer.baseUrl()) + runs(TwoServersIT.secondServer());
-        List<CompletableFuture<HttpResponse<String>>> starts = new ArrayList<>();
-        for (int i = 0; i < 4; i++) {
-            starts.add(post((i % 2 == 0 ? LibertyServer.baseUrl() : TwoServersIT.secondServer()) + "/demo/long-job"));
+        int before = status(0, "runs") + status(1, "runs");
+        List<Reply> starts = Load.fire(4, 4, i -> SERVERS.get(i % 2), DemoClient::startLongJob);
+        for (Reply s : starts) {
+            assertEquals(200, s.status(), s.body());
         }
-        for (CompletableFuture<HttpResponse<String>> s : starts) {
-            assertEquals(200, s.get().statusCode());
-        }
-        int after = runs(LibertyServer.baseUrl()) + runs(TwoServersIT.secondServer());
+        int after = status(0, "runs") + status(1, "runs");
         assertEquals(before + 1, after, "one of four starts on two servers ran the 3 s job under its 1 s lock");
-        assertEquals(0, lost(LibertyServer.baseUrl()) + lost(TwoServersIT.secondServer()), "no lock was lost");
+        assertEquals(0, status(0, "lost") + status(1, "lost"), "no lock was lost");
     }
 
     @Test
     void waiterOnTheOtherServerTakesTheLockWhenTheJobEnds() throws Exception {
-        CompletableFuture<HttpResponse<String>> job = post(LibertyServer.baseUrl() + "/demo/long-job");
+        CompletableFuture<Reply> job = startJob(0);
         awaitLockTaken();
-        HttpResponse<String> waited = post(TwoServersIT.secondServer() + "/demo/lock-wait?maxWaitMs=10000")
-                .get();
-        assertEquals(200, job.get().statusCode());
-        String[] answer = waited.body().trim().split(" ");
-        assertEquals("acquired", answer[0], waited.body());
+        String[] answer = Load.client(SERVERS.get(1)).lockWait(10_000).trim().split(" ");
+        assertEquals(200, job.get().status());
+        assertEquals("acquired", answer[0], String.join(" ", answer));
         long millis = Long.parseLong(answer[1]);
         assertTrue(millis > 1500 && millis < 4000, "waited " + millis + " ms for a 3 s job under a 1 s lock");
-        HttpResponse<String> timedOut = post(TwoServersIT.secondServer() + "/demo/lock-wait?maxWaitMs=0")
-                .get();
-        assertEquals("acquired", timedOut.body().trim().split(" ")[0], "the waiter let it go");
+        assertEquals("acquired", Load.client(SERVERS.get(1)).lockWait(0).trim().split(" ")[0], "and let it go");
     }
 
     @Test
     void waiterThatRunsOutOfTimeIsToldHeldElsewhere() throws Exception {
-        CompletableFuture<HttpResponse<String>> job = post(LibertyServer.baseUrl() + "/demo/long-job");
+        CompletableFuture<Reply> job = startJob(0);
         awaitLockTaken();
-        String[] answer = post(TwoServersIT.secondServer() + "/demo/lock-wait?maxWaitMs=500")
-                .get()
-                .body()
-                .trim()
-                .split(" ");
-        assertEquals("held-elsewhere", answer[0]);
+        String[] answer = Load.client(SERVERS.get(1)).lockWait(500).trim().split(" ");
+        assertEquals("held-elsewhere", answer[0], String.join(" ", answer));
         long millis = Long.parseLong(answer[1]);
         assertTrue(millis >= 500 && millis < 1000, "gave up after " + millis + " ms of a 500 ms maxWait");
-        assertEquals(200, job.get().statusCode());
+        assertEquals(200, job.get().status());
     }
 
     @Test
     void lockTakenFromUnderTheJobFiresLockLost() throws Exception {
-        String server = LibertyServer.baseUrl();
-        int lostBefore = lost(server);
-        long metricBefore = lostMetric(server);
-        CompletableFuture<HttpResponse<String>> job = post(server + "/demo/long-job");
+        int lostBefore = status(0, "lost");
+        long metricBefore = lostMetric();
+        CompletableFuture<Reply> job = startJob(0);
         awaitLockTaken();
         try (Jedis j = redis.admin()) {
-            j.psetex(LOCK_KEY, 10_000, "intruder"); // as if the job's server had been frozen past its ttl
+            j.set(LOCK_KEY, "intruder", new redis.clients.jedis.params.SetParams().px(10_000));
         }
-        assertEquals(200, job.get().statusCode());
-        assertEquals(lostBefore + 1, lost(server), "the job's bean observed LockLost");
-        assertEquals(metricBefore + 1, lostMetric(server));
+        assertEquals(200, job.get().status());
+        assertEquals(lostBefore + 1, status(0, "lost"), "the job's bean observed LockLost");
+        assertEquals(metricBefore + 1, lostMetric());
         try (Jedis j = redis.admin()) {
             assertEquals("intruder", j.get(LOCK_KEY), "the job did not release the intruder's lock");
             assertTrue(j.pttl(LOCK_KEY) > 5_000, "nor extend it");
@@ -121,9 +101,14 @@ class LockKeepAliveIT {
                 "one WARNING says so");
     }
 
+    private static CompletableFuture<Reply> startJob(int server) {
+        return CompletableFuture.supplyAsync(
+                () -> Reply.of(Load.client(SERVERS.get(server)).startLongJob()));
+    }
+
     private static void awaitLockTaken() throws InterruptedException {
         try (Jedis j = redis.admin()) {
-            for (int i = 0; i < 200 && !j.exists(LOCK_KEY); i++) {
+            for (int i = 0; i < 300 && !j.exists(LOCK_KEY); i++) {
                 Thread.sleep(10);
             }
             assertTrue(j.exists(LOCK_KEY), "the job took its lock");
@@ -131,31 +116,8 @@ class LockKeepAliveIT {
         Thread.sleep(200);
     }
 
-    private static CompletableFuture<HttpResponse<String>> post(String url) {
-        return CLIENT.sendAsync(
-                HttpRequest.newBuilder(URI.create(url))
-                        .timeout(Duration.ofSeconds(30))
-                        .POST(HttpRequest.BodyPublishers.noBody())
-                        .build(),
-                HttpResponse.BodyHandlers.ofString());
-    }
-
-    private static int runs(String server) throws Exception {
-        return status(server, "runs");
-    }
-
-    private static int lost(String server) throws Exception {
-        return status(server, "lost");
-    }
-
-    private static int status(String server, String field) throws Exception {
-        String body = CLIENT.send(
-                        HttpRequest.newBuilder(URI.create(server + "/demo/long-job"))
-                                .GET()
-                                .build(),
-                        HttpResponse.BodyHandlers.ofString())
-                .body()
-                .trim();
+    private static int status(int server, String field) {
+        String body = Load.client(SERVERS.get(server)).longJob().trim();
         for (String part : body.split(" ")) {
             if (part.startsWith(field + "=")) {
                 return Integer.parseInt(part.substring(field.length() + 1));
@@ -164,14 +126,8 @@ class LockKeepAliveIT {
         throw new AssertionError("no " + field + " in " + body);
     }
 
-    private static long lostMetric(String server) throws Exception {
-        String body = CLIENT.send(
-                        HttpRequest.newBuilder(URI.create(server + "/metrics?scope=application"))
-                                .GET()
-                                .build(),
-                        HttpResponse.BodyHandlers.ofString())
-                .body();
-        for (String line : body.split("\n")) {
+    private static long lostMetric() {
+        for (String line : LibertyServer.metrics().split("\n")) {
             if (line.startsWith("tollgate_lock_lost_total{")
                     && line.contains("lock=\"demo-long-report\"")
                     && line.contains("reason=\"taken\"")) {
