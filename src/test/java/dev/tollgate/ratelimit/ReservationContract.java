@@ -87,6 +87,25 @@ public abstract class ReservationContract extends StoreContract {
         assertEquals(4, admitted, "2 in the bucket, 2 more refilled within 1.2 s (at 0.5 and 1 s)");
     }
 
+    /**
+     * A bucket refilled within half a second that owes 1.5 s of reservations: a plain check must not take
+     * that state for a clock that stepped back (which it rebases), or the waiters' tokens would be minted again.
+     */
+    @Test
+    void reservationsBeyondAFullRefillAreOwedNotForgotten() {
+        LimitPolicy p = new LimitPolicy("wait", 1, 2, Duration.ofSeconds(1), 1);
+        String key = freshKey();
+        for (int i = 0; i < 4; i++) {
+            assertTrue(store().reserve(p, key, Duration.ofSeconds(3)).decision().allowed());
+        }
+        Decision plain = store().tryConsume(p, key);
+        assertFalse(plain.allowed(), "the reservations are owed");
+        assertAbout(Duration.ofSeconds(2), plain.retryAfter());
+        assertAbout(
+                Duration.ofSeconds(2),
+                store().reserve(p, key, Duration.ofSeconds(3)).delay());
+    }
+
     @Test
     void reservedTokensArriveWhenTheirTimeComes() throws Exception {
         LimitPolicy p = new LimitPolicy("wait", 1, 1, Duration.ofMillis(200), 1);
