@@ -115,8 +115,8 @@ public class TollgateRuntime {
     }
 
     private void start(TollgateSettings s) {
-        clientAddresses =
-                new ClientAddresses(s.http().trustedProxies(), s.http().ipv6Prefix());
+        clientAddresses = new ClientAddresses(
+                s.http().trustedProxies(), s.http().clientHeader(), s.http().ipv6Prefix());
         Guard bound = Guard.DIRECT;
         if (s.redisUrl().isPresent()) {
             RedisSettings rs = RedisSettings.of(s.redisUrl().get(), s.budget(), s.poolSize());

@@ -4,6 +4,7 @@ import dev.tollgate.LimitPolicy;
 import dev.tollgate.TollgateConfigException;
 import dev.tollgate.core.Durations;
 import dev.tollgate.http.Cidr;
+import dev.tollgate.http.ClientHeader;
 import dev.tollgate.ratelimit.Algorithm;
 import dev.tollgate.ratelimit.KeySpec;
 import dev.tollgate.ratelimit.LimitSpec;
@@ -35,6 +36,7 @@ public final class SettingsReader {
     public static final String HTTP_LIMITS = "tollgate.http.limits";
     public static final String HTTP_TRUSTED_PROXIES = "tollgate.http.trusted-proxies";
     public static final String HTTP_IPV6_PREFIX = "tollgate.http.ipv6-prefix";
+    public static final String HTTP_CLIENT_HEADER = "tollgate.http.client-header";
 
     static final Duration DEFAULT_TIMEOUT = Duration.ofMillis(250);
     static final int DEFAULT_POOL_SIZE = 16;
@@ -183,7 +185,30 @@ public final class SettingsReader {
             error(HTTP_IPV6_PREFIX, Integer.toString(prefix), "a whole number from 1 to 128");
             prefix = 64;
         }
-        return new HttpSettings(global, proxies, prefix);
+        Optional<ClientHeader> header = Optional.ofNullable(
+                value(HTTP_CLIENT_HEADER, null, ClientHeader::parse, "X-Forwarded-For or Forwarded"));
+        return clientHeaderMatchesProxies(proxies, header)
+                ? new HttpSettings(global, proxies, header, prefix)
+                : new HttpSettings(global, List.of(), Optional.empty(), prefix);
+    }
+
+    /** Trusted proxies need the one header they write; a header without trusted proxies is never read. */
+    private boolean clientHeaderMatchesProxies(List<Cidr> proxies, Optional<ClientHeader> header) {
+        boolean proxiesSet = !list(HTTP_TRUSTED_PROXIES).isEmpty();
+        boolean headerSet =
+                source.get(HTTP_CLIENT_HEADER).filter(v -> !v.isBlank()).isPresent();
+        if (proxiesSet && !headerSet) {
+            errors.add(HTTP_CLIENT_HEADER + " is required when " + HTTP_TRUSTED_PROXIES + " is set"
+                    + " (X-Forwarded-For or Forwarded: the one header those proxies write. Proxies pass the other"
+                    + " one through from the client, so reading it would let a client pick its own bucket)");
+        } else if (headerSet && !proxiesSet) {
+            error(
+                    HTTP_CLIENT_HEADER,
+                    source.get(HTTP_CLIENT_HEADER).get().trim(),
+                    HTTP_TRUSTED_PROXIES + " as well: the header is believed only from trusted proxies, and"
+                            + " without any every client would be keyed by its proxy's address");
+        }
+        return proxies.isEmpty() == header.isEmpty();
     }
 
     private void checkRedisUrl(String url) {

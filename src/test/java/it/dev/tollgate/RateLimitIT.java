@@ -141,12 +141,10 @@ class RateLimitIT {
                 200,
                 LibertyServer.get("/demo/hello", "X-Forwarded-For", "10.0.5.2").statusCode());
         assertEquals(
-                200,
-                LibertyServer.get("/demo/hello", "Forwarded", "for=10.0.5.3").statusCode());
-        assertEquals(
                 429,
-                LibertyServer.get("/demo/hello", "Forwarded", "for=\"10.0.5.1:4711\"")
-                        .statusCode());
+                LibertyServer.get("/demo/hello", "X-Forwarded-For", "10.0.5.1:4711")
+                        .statusCode(),
+                "the port is not part of the client");
     }
 
     @Test
