@@ -140,8 +140,8 @@ public class TollgateRuntime {
             }
             metrics.breakerGauge(guard::isOpen);
             LOG.info(() -> "Tollgate: limits are shared through Redis at " + rs.safeUrl() + " (budget "
-                    + s.budget().toMillis() + " ms per check; " + s.limits().size() + " limits: "
-                    + s.limits().keySet() + ")");
+                    + s.budget().toMillis() + " ms per check, at most " + s.poolSize() + " connections; "
+                    + s.limits().size() + " limits: " + s.limits().keySet() + ")");
         } else {
             stores = Map.of(
                     Algorithm.TOKEN_BUCKET, new InProcessTokenBucketStore(MicrosClock.system()),

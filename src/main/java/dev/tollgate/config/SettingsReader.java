@@ -19,8 +19,6 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.function.Function;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
  * Reads and validates {@code tollgate.*} settings. Every problem is collected, and all of them are
@@ -37,13 +35,22 @@ public final class SettingsReader {
     public static final String HTTP_TRUSTED_PROXIES = "tollgate.http.trusted-proxies";
     public static final String HTTP_IPV6_PREFIX = "tollgate.http.ipv6-prefix";
     public static final String HTTP_CLIENT_HEADER = "tollgate.http.client-header";
+    public static final String LOCKS = "tollgate.locks.";
+
+    /** Every setting that is not per limit or per lock: any other {@code tollgate.*} name is refused. */
+    static final Set<String> GLOBAL = Set.of(
+            REDIS_URL,
+            REDIS_TIMEOUT,
+            REDIS_POOL_SIZE,
+            FAIL_OPEN,
+            HTTP_LIMITS,
+            HTTP_TRUSTED_PROXIES,
+            HTTP_IPV6_PREFIX,
+            HTTP_CLIENT_HEADER);
 
     static final Duration DEFAULT_TIMEOUT = Duration.ofMillis(250);
     static final int DEFAULT_POOL_SIZE = 16;
 
-    private static final Pattern LIMIT_PROPERTY = Pattern.compile("tollgate\\.limits\\.([^.]+)\\.([^.]+)");
-    private static final Set<String> LIMIT_KEYS =
-            Set.of("capacity", "refill-tokens", "refill-period", "key", "cost", "fail-open", "algorithm");
     private static final String REDIS_URL_FORMS = "redis://[user:password@]host:port[/db],"
             + " redis-cluster://[user:password@]host:port,host:port,..."
             + " or redis-sentinel://[user:password@]host:port,host:port,.../<master-name>[/db]"
@@ -83,27 +90,11 @@ public final class SettingsReader {
     }
 
     private Map<String, LimitSpec> readLimits(boolean defaultFailOpen) {
-        Set<String> names = limitNames;
-        for (String property : source.names()) {
-            Matcher m = LIMIT_PROPERTY.matcher(property);
-            if (property.startsWith(LIMITS) && !m.matches()) {
-                problem(
-                        property,
-                        source.get(property).orElse(""),
-                        "limit properties are tollgate.limits.<name>.<setting>");
-            } else if (m.matches()) {
-                if (!LIMIT_KEYS.contains(m.group(2))) {
-                    problem(
-                            property,
-                            source.get(property).orElse(""),
-                            "unknown setting '" + m.group(2) + "'; a limit takes "
-                                    + String.join(", ", new TreeSet<>(LIMIT_KEYS)));
-                }
-                names.add(m.group(1));
-            }
-        }
+        SettingNames.Found found = SettingNames.scan(source.names(), GLOBAL, list(HTTP_LIMITS));
+        errors.addAll(found.problems());
+        limitNames.addAll(found.limits());
         Map<String, LimitSpec> limits = new TreeMap<>();
-        for (String name : names) {
+        for (String name : limitNames) {
             readLimit(name, defaultFailOpen).ifPresent(spec -> limits.put(name, spec));
         }
         return limits;
