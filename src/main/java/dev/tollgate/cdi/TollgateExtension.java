@@ -108,6 +108,21 @@ public class TollgateExtension implements Extension {
         return problems;
     }
 
+    /** A limit the environment defined under another spelling of {@code name}, if any, as a hint. */
+    private static String spelledOtherwise(TollgateSettings settings, String name) {
+        return settings.limits().keySet().stream()
+                .filter(l -> variableForm(l).equals(variableForm(name)))
+                .findFirst()
+                .map(l -> "; environment variables TOLLGATE_LIMITS_" + variableForm(name) + "_* define '" + l
+                        + "': to spell it '" + name + "', name it in tollgate.http.limits or give one of its"
+                        + " settings in a properties file")
+                .orElse("");
+    }
+
+    private static String variableForm(String limit) {
+        return limit.replaceAll("[^A-Za-z0-9]", "_").toUpperCase(java.util.Locale.ROOT);
+    }
+
     /** What is wrong with the annotations given the settings; empty when nothing is. */
     static List<String> problems(TollgateSettings settings, Map<String, String[]> usages) {
         List<String> problems = new ArrayList<>();
@@ -118,7 +133,8 @@ public class TollgateExtension implements Extension {
             for (String name : names) {
                 if (settings.limit(name).isEmpty()) {
                     problems.add("@RateLimited(\"" + name + "\") on " + where + ": no limit named '" + name
-                            + "' is configured (set tollgate.limits." + name + ".capacity and .refill-tokens)");
+                            + "' is configured (set tollgate.limits." + name + ".capacity and .refill-tokens)"
+                            + spelledOtherwise(settings, name));
                 }
             }
         });

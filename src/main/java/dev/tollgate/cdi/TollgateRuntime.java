@@ -141,7 +141,8 @@ public class TollgateRuntime {
             metrics.breakerGauge(guard::isOpen);
             LOG.info(() -> "Tollgate: limits are shared through Redis at " + rs.safeUrl() + " (budget "
                     + s.budget().toMillis() + " ms per check, at most " + s.poolSize() + " connections; "
-                    + s.limits().size() + " limits: " + s.limits().keySet() + ")");
+                    + s.limits().size() + " limits: "
+                    + new java.util.TreeSet<>(s.limits().keySet()) + ")");
         } else {
             stores = Map.of(
                     Algorithm.TOKEN_BUCKET, new InProcessTokenBucketStore(MicrosClock.system()),
@@ -149,7 +150,7 @@ public class TollgateRuntime {
                     Algorithm.SLIDING_WINDOW, new InProcessSlidingWindowStore(MicrosClock.system()));
             LOG.warning(() -> "Tollgate: tollgate.redis.url is not set, so limits are kept in this server's memory"
                     + " and apply per server, not across servers (" + s.limits().size() + " limits: "
-                    + s.limits().keySet() + ")");
+                    + new java.util.TreeSet<>(s.limits().keySet()) + ")");
         }
         limiter = new RateLimiter(stores, bound, metrics, System::nanoTime);
     }

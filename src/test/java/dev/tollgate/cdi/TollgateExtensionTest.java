@@ -38,4 +38,19 @@ class TollgateExtensionTest {
         assertEquals(
                 List.of(), TollgateExtension.problems(settings, Map.of("com.shop.Orders#list", new String[] {"api"})));
     }
+
+    @Test
+    void aLimitTheEnvironmentSpelledOtherwiseIsPointedOut() {
+        TollgateSettings env = SettingsReader.read(PropertySource.of(
+                Map.of("TOLLGATE_LIMITS_SEARCH_API_CAPACITY", "10", "TOLLGATE_LIMITS_SEARCH_API_REFILL_TOKENS", "1")));
+        List<String> problems =
+                TollgateExtension.problems(env, Map.of("com.shop.Search#find", new String[] {"search-api"}));
+        assertEquals(1, problems.size());
+        assertTrue(
+                problems.get(0)
+                        .endsWith("; environment variables TOLLGATE_LIMITS_SEARCH_API_* define 'search_api': to spell"
+                                + " it 'search-api', name it in tollgate.http.limits or give one of its settings in a"
+                                + " properties file"),
+                problems.get(0));
+    }
 }

@@ -96,8 +96,9 @@ class EnvironmentConfigIT {
             statuses.add(last.statusCode());
         }
         assertEquals(List.of(200, 200, 200, 429), statuses);
-        assertEquals(
-                "\"demo\";q=3", last.headers().firstValue("RateLimit-Policy").orElseThrow());
+        assertTrue(
+                last.headers().firstValue("RateLimit-Policy").orElseThrow().contains("\"demo\";q=3"),
+                last.headers().map().toString());
         assertFalse(last.headers().firstValue("Retry-After").isPresent(), "refill-tokens=0: nothing to wait for");
     }
 
@@ -184,7 +185,7 @@ class EnvironmentConfigIT {
         assertEquals(503, server.get("/demo/both", "X-Api-Key", "c").statusCode(), "demo-both: TOLLGATE_FAIL_OPEN");
     }
 
-    private static final Pattern REMAINING = Pattern.compile(";r=(\\d+)");
+    private static final Pattern REMAINING = Pattern.compile("\"demo\";r=(\\d+)");
 
     private static int remaining(HttpResponse<String> r) {
         Matcher m = REMAINING.matcher(r.headers().firstValue("RateLimit").orElse(""));
