@@ -27,7 +27,7 @@ import java.lang.annotation.Target;
  * {@code tollgate.locks.<name>.ttl} and {@code tollgate.locks.<name>.at-least}. Durations are written
  * {@code 500ms}, {@code 30s}, {@code 5m}, {@code 1h}, {@code 1d} or ISO-8601 ({@code PT1H}).
  *
- * <p>On a type, every business method of the type (and of its subclasses) is guarded, each under its
+ * <p>On a type, every business method of the type (and of its subclasses) runs once per cluster, each under its
  * own default name unless {@link #name()} is given, in which case they share one lock.
  */
 @InterceptorBinding

@@ -20,33 +20,70 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The house's rules, read from the compiled classes' constant pools (which name every type a class
- * uses): plain Java below, the CDI / JAX-RS / MicroProfile adapters in their own layer, no arrow back
- * up, no package cycle.
+ * uses): each package sits on a layer and uses only packages of lower layers, so no arrow runs back up
+ * and no cycle can form; plain Java below, the CDI / JAX-RS / MicroProfile adapters in their own layers
+ * above; every package says its room in a {@code package-info.java}.
  */
 class LayeringTest {
 
     private static final Path CLASSES = Path.of("target", "classes", "dev", "tollgate");
-    private static final Pattern TOLLGATE_TYPE = Pattern.compile("dev/tollgate/([a-z]+)/[A-Z]");
+    private static final Path SOURCES = Path.of("src", "main", "java", "dev", "tollgate");
+    private static final Pattern TOLLGATE_TYPE = Pattern.compile("dev/tollgate/(?:([a-z]+)/)?[A-Z]");
+    private static final String API = "(api)";
 
-    /** Plain Java: no Jakarta, no MicroProfile, and nothing of the adapters above them. */
-    private static final List<String> PLAIN =
-            List.of("core", "config", "ratelimit", "http", "guard", "redis", "lock", "counter", "engine");
+    /** The layers, bottom up; a package may use only packages on lower layers. */
+    private static final List<List<String>> LAYERS = List.of(
+            List.of(API),
+            List.of("core", "http"),
+            List.of("redis", "guard"),
+            List.of("ratelimit", "lock", "counter"),
+            List.of("config"),
+            List.of("engine"),
+            List.of("metrics"),
+            List.of("cdi"),
+            List.of("jaxrs", "health"),
+            List.of("demo"));
 
-    private static final List<String> ADAPTERS = List.of("cdi", "jaxrs", "metrics", "health", "demo");
+    /** The plain packages: the layers up to the composition root. */
+    private static final List<String> PLAIN = LAYERS.subList(1, LAYERS.indexOf(List.of("engine")) + 1).stream()
+            .flatMap(List::stream)
+            .toList();
+
+    private static final String[] ADAPTERS = {
+        "dev/tollgate/metrics/",
+        "dev/tollgate/cdi/",
+        "dev/tollgate/jaxrs/",
+        "dev/tollgate/health/",
+        "dev/tollgate/demo/"
+    };
+
+    @Test
+    void everyPackageUsesOnlyLowerLayers() throws IOException {
+        List<String> bad = new ArrayList<>();
+        Map<String, Set<String>> uses = uses();
+        for (Map.Entry<String, Set<String>> e : uses.entrySet()) {
+            for (String used : e.getValue()) {
+                if (layer(used) >= layer(e.getKey())) {
+                    bad.add(e.getKey() + " -> " + used);
+                }
+            }
+        }
+        assertEquals(List.of(), bad, "package imports: " + uses);
+    }
+
+    @Test
+    void everyPackageHasALayer() throws IOException {
+        List<String> unplaced = packages().stream().filter(p -> layer(p) < 0).toList();
+        assertEquals(List.of(), unplaced, "place each package on a layer of LAYERS");
+    }
 
     @Test
     void plainPackagesUseNoFrameworkAndNoAdapter() {
         List<String> bad = new ArrayList<>();
         for (String pkg : PLAIN) {
-            bad.addAll(offenders(
-                    pkg,
-                    "jakarta/",
-                    "org/eclipse/microprofile/",
-                    "dev/tollgate/cdi/",
-                    "dev/tollgate/jaxrs/",
-                    "dev/tollgate/metrics/",
-                    "dev/tollgate/health/",
-                    "dev/tollgate/demo/"));
+            List<String> forbidden = new ArrayList<>(List.of("jakarta/", "javax/", "org/eclipse/microprofile/"));
+            forbidden.addAll(List.of(ADAPTERS));
+            bad.addAll(offenders(pkg, forbidden.toArray(String[]::new)));
         }
         assertEquals(List.of(), bad);
     }
@@ -61,19 +98,33 @@ class LayeringTest {
     }
 
     @Test
-    void apiDependsOnNoRedisClientAndNoImplementation() throws IOException {
-        try (Stream<Path> files = Files.list(CLASSES)) {
-            List<String> bad = files.filter(p -> p.toString().endsWith(".class"))
-                    .filter(p -> !tollgatePackages(p).isEmpty()
-                            || references(p, "redis/clients/", "org/eclipse/microprofile/"))
-                    .map(p -> p.getFileName().toString())
-                    .toList();
-            assertEquals(List.of(), bad);
-        }
+    void apiDependsOnNoRedisClientAndNoImplementation() {
+        List<String> bad = classes(API).stream()
+                .filter(p -> !Set.of(API).containsAll(tollgatePackages(p))
+                        || references(p, "redis/clients/", "org/eclipse/microprofile/"))
+                .map(p -> p.getFileName().toString())
+                .toList();
+        assertEquals(List.of(), bad);
     }
 
     @Test
-    void noPackageCycle() throws IOException {
+    void everyPackageSaysItsRoom() throws IOException {
+        List<String> missing = packages().stream()
+                .filter(p -> !Files.exists(source(p).resolve("package-info.java")))
+                .toList();
+        assertEquals(List.of(), missing);
+    }
+
+    private static int layer(String pkg) {
+        for (int i = 0; i < LAYERS.size(); i++) {
+            if (LAYERS.get(i).contains(pkg)) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    private static Map<String, Set<String>> uses() throws IOException {
         Map<String, Set<String>> uses = new TreeMap<>();
         for (String pkg : packages()) {
             Set<String> targets = new TreeSet<>();
@@ -83,47 +134,30 @@ class LayeringTest {
             targets.remove(pkg);
             uses.put(pkg, targets);
         }
-        List<String> cycles = new ArrayList<>();
-        for (String from : uses.keySet()) {
-            for (String to : uses.get(from)) {
-                if (from.compareTo(to) < 0 && reaches(uses, to, from, new TreeSet<>())) {
-                    cycles.add(from + " <-> " + to);
-                }
-            }
-        }
-        assertEquals(List.of(), cycles, "package imports: " + uses);
-    }
-
-    private static boolean reaches(Map<String, Set<String>> uses, String from, String target, Set<String> seen) {
-        if (from.equals(target)) {
-            return true;
-        }
-        if (!seen.add(from)) {
-            return false;
-        }
-        for (String next : uses.getOrDefault(from, Set.of())) {
-            if (reaches(uses, next, target, seen)) {
-                return true;
-            }
-        }
-        return false;
+        return uses;
     }
 
     private static List<String> packages() throws IOException {
+        List<String> out = new ArrayList<>(List.of(API));
         try (Stream<Path> dirs = Files.list(CLASSES)) {
-            return dirs.filter(Files::isDirectory)
+            dirs.filter(Files::isDirectory)
                     .map(p -> p.getFileName().toString())
                     .sorted()
-                    .toList();
+                    .forEach(out::add);
         }
+        return out;
+    }
+
+    private static Path source(String pkg) {
+        return pkg.equals(API) ? SOURCES : SOURCES.resolve(pkg);
     }
 
     private static List<Path> classes(String pkg) {
-        Path dir = CLASSES.resolve(pkg);
+        Path dir = pkg.equals(API) ? CLASSES : CLASSES.resolve(pkg);
         if (!Files.isDirectory(dir)) {
             return List.of();
         }
-        try (Stream<Path> files = Files.walk(dir)) {
+        try (Stream<Path> files = pkg.equals(API) ? Files.list(dir) : Files.walk(dir)) {
             return files.filter(p -> p.toString().endsWith(".class")).toList();
         } catch (IOException e) {
             throw new UncheckedIOException(e);
@@ -141,7 +175,7 @@ class LayeringTest {
         Set<String> out = new TreeSet<>();
         Matcher m = TOLLGATE_TYPE.matcher(pool(classFile));
         while (m.find()) {
-            out.add(m.group(1));
+            out.add(m.group(1) == null ? API : m.group(1));
         }
         return out;
     }

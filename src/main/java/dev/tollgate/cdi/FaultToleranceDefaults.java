@@ -1,47 +1,37 @@
 package dev.tollgate.cdi;
 
-import java.util.Map;
-import java.util.Optional;
+import dev.tollgate.config.SettingsReader;
 import java.util.Set;
 import org.eclipse.microprofile.config.ConfigProvider;
 import org.eclipse.microprofile.config.spi.ConfigSource;
 
 /**
- * Makes {@code tollgate.redis.timeout} the default of {@link FaultTolerantRedisCaller}'s {@code
- * @Timeout}, so one setting is one budget.
- * Its ordinal (50) is below every standard source, so Fault Tolerance's own keys still win.
+ * Makes {@code tollgate.redis.timeout} (as {@link SettingsReader} reads it) the default of {@link
+ * FaultTolerantRedisCaller}'s {@code @Timeout}, so one setting is one budget. Its ordinal (50) is below
+ * every standard source, so Fault Tolerance's own keys still win.
  */
 public final class FaultToleranceDefaults implements ConfigSource {
 
-    static final String PREFIX = FaultTolerantRedisCaller.class.getName() + "/call/";
-    private static final Map<String, String> DERIVED = Map.of(PREFIX + "Timeout/value", "tollgate.redis.timeout");
+    static final String TIMEOUT = FaultTolerantRedisCaller.class.getName() + "/call/Timeout/value";
     private static final ThreadLocal<Boolean> READING = ThreadLocal.withInitial(() -> false);
 
     @Override
     public Set<String> getPropertyNames() {
-        return DERIVED.keySet();
+        return Set.of(TIMEOUT);
     }
 
     @Override
     public String getValue(String name) {
-        String from = DERIVED.get(name);
-        if (from == null || READING.get()) {
+        if (!TIMEOUT.equals(name) || READING.get()) {
             return null;
         }
         READING.set(true);
         try {
-            Optional<String> value = ConfigProvider.getConfig().getOptionalValue(from, String.class);
-            return value.map(v -> from.endsWith("timeout") ? millis(v) : v.trim())
-                    .orElse(null);
-        } catch (RuntimeException e) {
-            return null; // an invalid value is reported by Tollgate's own validation, naming the property
+            return Long.toString(SettingsReader.budget(new MicroProfilePropertySource(ConfigProvider.getConfig()))
+                    .toMillis());
         } finally {
             READING.set(false);
         }
-    }
-
-    private static String millis(String duration) {
-        return Long.toString(dev.tollgate.core.Durations.parse(duration).toMillis());
     }
 
     @Override

@@ -1,6 +1,7 @@
 package dev.tollgate.cdi;
 
 import dev.tollgate.guard.ExecutorCaller;
+import dev.tollgate.guard.GuardSettings;
 import dev.tollgate.guard.RedisGuard;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.util.concurrent.Callable;
@@ -14,7 +15,7 @@ import org.eclipse.microprofile.faulttolerance.Timeout;
  *
  * <ul>
  *   <li>{@code @Timeout}: follows {@code tollgate.redis.timeout} (see {@link FaultToleranceDefaults}).
- *   <li>{@code @CircuitBreaker}: 3 failures in a row open it for 500 ms. {@link RedisGuard} then keeps
+ *   <li>{@code @CircuitBreaker}: {@link GuardSettings}' defaults, 3 failures in a row open it for 500 ms. {@link RedisGuard} then keeps
  *       user requests away, and its background probe makes the half-open trial.
  * </ul>
  *
@@ -28,8 +29,12 @@ import org.eclipse.microprofile.faulttolerance.Timeout;
 @ApplicationScoped
 public class FaultTolerantRedisCaller {
 
-    @Timeout(250)
-    @CircuitBreaker(requestVolumeThreshold = 3, failureRatio = 1.0, delay = 500, successThreshold = 1)
+    @Timeout(GuardSettings.DEFAULT_BUDGET_MILLIS)
+    @CircuitBreaker(
+            requestVolumeThreshold = GuardSettings.DEFAULT_FAILURE_THRESHOLD,
+            failureRatio = 1.0,
+            delay = GuardSettings.DEFAULT_BREAKER_DELAY_MILLIS,
+            successThreshold = 1)
     public Object call(Callable<?> call) throws Exception {
         return call.call();
     }

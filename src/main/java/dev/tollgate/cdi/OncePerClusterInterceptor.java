@@ -1,7 +1,7 @@
 package dev.tollgate.cdi;
 
 import dev.tollgate.OncePerCluster;
-import dev.tollgate.TollgateConfigException;
+import dev.tollgate.config.BeanMethod;
 import dev.tollgate.config.LockSpecs;
 import dev.tollgate.lock.LockSpec;
 import dev.tollgate.lock.OncePerClusterRunner;
@@ -11,9 +11,7 @@ import jakarta.interceptor.AroundInvoke;
 import jakarta.interceptor.AroundTimeout;
 import jakarta.interceptor.Interceptor;
 import jakarta.interceptor.InvocationContext;
-import java.lang.reflect.Method;
 import java.util.Map;
-import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import org.eclipse.microprofile.config.Config;
 
@@ -27,7 +25,7 @@ import org.eclipse.microprofile.config.Config;
 @Priority(Interceptor.Priority.PLATFORM_AFTER)
 public class OncePerClusterInterceptor {
 
-    private final Map<Method, LockSpec> specs = new ConcurrentHashMap<>();
+    private static final Map<BeanMethod, LockSpec> SPECS = new ConcurrentHashMap<>();
 
     @Inject
     OncePerClusterRunner runner;
@@ -37,24 +35,17 @@ public class OncePerClusterInterceptor {
 
     @AroundInvoke
     Object aroundInvoke(InvocationContext context) throws Exception {
-        return guard(context);
+        return runOnce(context);
     }
 
     @AroundTimeout
     Object aroundTimeout(InvocationContext context) throws Exception {
-        return guard(context);
+        return runOnce(context);
     }
 
-    private Object guard(InvocationContext context) throws Exception {
-        LockSpec spec = specs.computeIfAbsent(context.getMethod(), m -> resolve(m, context.getTarget()));
+    private Object runOnce(InvocationContext context) throws Exception {
+        BeanMethod method = new BeanMethod(context.getTarget().getClass(), context.getMethod());
+        LockSpec spec = SPECS.computeIfAbsent(method, m -> new LockSpecs(new MicroProfilePropertySource(config)).of(m));
         return runner.run(spec, context::proceed).value();
-    }
-
-    private LockSpec resolve(Method method, Object target) {
-        OncePerCluster annotation = Optional.ofNullable(method.getAnnotation(OncePerCluster.class))
-                .or(() -> Optional.ofNullable(method.getDeclaringClass().getAnnotation(OncePerCluster.class)))
-                .or(() -> Optional.ofNullable(target.getClass().getAnnotation(OncePerCluster.class)))
-                .orElseThrow(() -> new TollgateConfigException("no @OncePerCluster found for " + method));
-        return new LockSpecs(new MicroProfilePropertySource(config)).of(annotation, method);
     }
 }

@@ -7,10 +7,11 @@ import dev.tollgate.lock.LockNames;
 import dev.tollgate.lock.LockSpec;
 import java.lang.reflect.Method;
 import java.time.Duration;
+import java.util.List;
 import java.util.Optional;
 
 /**
- * Turns an {@link OncePerCluster} on a method into a {@link LockSpec}, applying the overrides
+ * The one reader of {@link OncePerCluster}: turns it, on a method or its bean class, into a {@link LockSpec}, applying the overrides
  * {@code tollgate.locks.<name>.ttl} and {@code tollgate.locks.<name>.at-least}. Every problem is a
  * {@link TollgateConfigException} naming the method or property and the value.
  */
@@ -22,7 +23,21 @@ public final class LockSpecs {
         this.config = config;
     }
 
-    /** The spec of {@code method} guarded by {@code annotation}. */
+    /** The spec of {@code method}, by its {@link OncePerCluster} (the method's, else its bean class's). */
+    public LockSpec of(BeanMethod method) {
+        OncePerCluster annotation = method.binding(OncePerCluster.class)
+                .orElseThrow(() -> new TollgateConfigException("no @OncePerCluster on " + method.where()));
+        return of(annotation, method.method());
+    }
+
+    /** The business methods of {@code beanClass} that run once per cluster. */
+    public static List<BeanMethod> jobs(Class<?> beanClass) {
+        return BeanMethod.of(beanClass).stream()
+                .filter(m -> m.binding(OncePerCluster.class).isPresent())
+                .toList();
+    }
+
+    /** The spec of {@code method} run once per cluster under {@code annotation}. */
     public LockSpec of(OncePerCluster annotation, Method method) {
         String where = method.getDeclaringClass().getName() + "." + method.getName();
         if (method.getReturnType() != void.class) {

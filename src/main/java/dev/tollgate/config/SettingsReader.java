@@ -3,6 +3,7 @@ package dev.tollgate.config;
 import dev.tollgate.LimitPolicy;
 import dev.tollgate.TollgateConfigException;
 import dev.tollgate.core.Durations;
+import dev.tollgate.guard.GuardSettings;
 import dev.tollgate.http.Cidr;
 import dev.tollgate.http.ClientHeader;
 import dev.tollgate.ratelimit.Algorithm;
@@ -48,8 +49,8 @@ public final class SettingsReader {
             HTTP_IPV6_PREFIX,
             HTTP_CLIENT_HEADER);
 
-    static final Duration DEFAULT_TIMEOUT = Duration.ofMillis(250);
-    static final int DEFAULT_POOL_SIZE = 16;
+    static final Duration DEFAULT_TIMEOUT = Duration.ofMillis(GuardSettings.DEFAULT_BUDGET_MILLIS);
+    static final int DEFAULT_POOL_SIZE = GuardSettings.DEFAULT_WORKERS;
 
     private static final String REDIS_URL_FORMS = "redis://[user:password@]host:port[/db],"
             + " redis-cluster://[user:password@]host:port,host:port,..."
@@ -66,27 +67,76 @@ public final class SettingsReader {
 
     /** The validated settings, or a {@link TollgateConfigException} listing every problem. */
     public static TollgateSettings read(PropertySource source) {
-        return new SettingsReader(source).read();
+        Reading r = check(source);
+        return r.settings().orElseThrow(() -> TollgateConfigException.of(r.problems()));
     }
 
-    private TollgateSettings read() {
-        Optional<String> url = source.get(REDIS_URL).map(String::trim).filter(s -> !s.isEmpty());
-        url.ifPresent(this::checkRedisUrl);
-        Duration budget = value(REDIS_TIMEOUT, DEFAULT_TIMEOUT, Durations::parse, "a duration >= 1ms such as 250ms");
-        if (budget.toMillis() < 1 || budget.compareTo(Duration.ofMinutes(1)) > 0) {
-            error(REDIS_TIMEOUT, budget.toString(), "between 1ms and 1m");
+    /**
+     * Everything {@link #read} finds, problems included, without throwing: for a deployment check that
+     * reports the settings' problems together with the annotations'.
+     *
+     * @param settings present when there is no problem
+     * @param problems one line per problem, naming the property and its value
+     * @param definedLimits every limit name the properties mention, well or badly defined
+     * @param limits the limits that are well defined
+     */
+    public record Reading(
+            Optional<TollgateSettings> settings,
+            List<String> problems,
+            Set<String> definedLimits,
+            Map<String, LimitSpec> limits) {
+
+        public Reading {
+            problems = List.copyOf(problems);
+            definedLimits = Set.copyOf(definedLimits);
+            limits = Map.copyOf(limits);
         }
+    }
+
+    /** Reads every setting and reports every problem; see {@link Reading}. */
+    public static Reading check(PropertySource source) {
+        SettingsReader reader = new SettingsReader(source);
+        TollgateSettings settings = reader.readAll();
+        return new Reading(
+                reader.errors.isEmpty() ? Optional.of(settings) : Optional.empty(),
+                reader.errors,
+                reader.limitNames,
+                settings.limits());
+    }
+
+    /** Every setting, with each bad value's default in its place; {@link #errors} lists what was bad. */
+    private TollgateSettings readAll() {
+        Optional<RedisUrl> url = source.get(REDIS_URL)
+                .map(String::trim)
+                .filter(s -> !s.isEmpty())
+                .flatMap(this::redisUrl);
+        Duration budget = readBudget();
         int pool = value(REDIS_POOL_SIZE, DEFAULT_POOL_SIZE, Integer::parseInt, "a whole number > 0");
         if (pool < 1) {
             error(REDIS_POOL_SIZE, Integer.toString(pool), "a whole number > 0");
+            pool = DEFAULT_POOL_SIZE;
         }
         boolean failOpen = value(FAIL_OPEN, true, SettingsReader::bool, "true or false");
         Map<String, LimitSpec> limits = readLimits(failOpen);
         HttpSettings http = readHttp();
-        if (!errors.isEmpty()) {
-            throw TollgateConfigException.of(errors);
+        return new TollgateSettings(url, GuardSettings.defaults(budget, pool), failOpen, limits, http);
+    }
+
+    /**
+     * {@code tollgate.redis.timeout} alone, for the Fault Tolerance timeout that follows it: its default
+     * when unset or invalid ({@link #read} reports an invalid value).
+     */
+    public static Duration budget(PropertySource source) {
+        return new SettingsReader(source).readBudget();
+    }
+
+    private Duration readBudget() {
+        Duration budget = value(REDIS_TIMEOUT, DEFAULT_TIMEOUT, Durations::parse, "a duration >= 1ms such as 250ms");
+        if (budget.toMillis() < 1 || budget.compareTo(Duration.ofMinutes(1)) > 0) {
+            error(REDIS_TIMEOUT, budget.toString(), "between 1ms and 1m");
+            return DEFAULT_TIMEOUT;
         }
-        return new TollgateSettings(url, budget, pool, failOpen, limits, http);
+        return budget;
     }
 
     private Map<String, LimitSpec> readLimits(boolean defaultFailOpen) {
@@ -202,11 +252,12 @@ public final class SettingsReader {
         return proxies.isEmpty() == header.isEmpty();
     }
 
-    private void checkRedisUrl(String url) {
+    private Optional<RedisUrl> redisUrl(String url) {
         try {
-            RedisUrl.parse(url);
+            return Optional.of(RedisUrl.parse(url));
         } catch (IllegalArgumentException e) {
             error(REDIS_URL, RedisUrl.mask(url), REDIS_URL_FORMS + "; " + e.getMessage());
+            return Optional.empty();
         }
     }
 

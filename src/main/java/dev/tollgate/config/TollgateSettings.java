@@ -1,33 +1,53 @@
 package dev.tollgate.config;
 
+import dev.tollgate.guard.GuardSettings;
 import dev.tollgate.ratelimit.LimitSpec;
+import dev.tollgate.redis.RedisUrl;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
 
 /**
- * Everything Tollgate reads from configuration, validated. Built by {@link SettingsReader}.
+ * Everything Tollgate reads from configuration, validated and typed. Built by {@link SettingsReader}
+ * from {@code tollgate.*} properties.
  *
- * @param redisUrl where the shared state lives; empty: an in-process store, limits per server
- * @param budget the most one check may wait for Redis, all waits together
- * @param poolSize the most Redis connections one server opens
+ * @param redisUrl where the shared state lives; empty: in-process stores, limits and locks per server
+ * @param guard the budget of one Redis call, the worker threads (one per pooled connection) and the
+ *     breaker
  * @param failOpen the degraded decision for limits that do not set their own
  * @param limits the configured limits by name
  * @param http the JAX-RS filter's settings
  */
 public record TollgateSettings(
-        Optional<String> redisUrl,
-        Duration budget,
-        int poolSize,
+        Optional<RedisUrl> redisUrl,
+        GuardSettings guard,
         boolean failOpen,
         Map<String, LimitSpec> limits,
         HttpSettings http) {
 
     public TollgateSettings {
+        if (redisUrl == null || guard == null || limits == null || http == null) {
+            throw new IllegalArgumentException("redisUrl, guard, limits and http are required");
+        }
         limits = Map.copyOf(limits);
     }
 
     public Optional<LimitSpec> limit(String name) {
         return Optional.ofNullable(limits.get(name));
+    }
+
+    /** The most one check may wait for Redis, all waits together ({@code tollgate.redis.timeout}). */
+    public Duration budget() {
+        return guard.budget();
+    }
+
+    /** The most Redis connections one server opens ({@code tollgate.redis.pool-size}). */
+    public int poolSize() {
+        return guard.workers();
+    }
+
+    /** These settings with other guard settings, e.g. a breaker that never opens. */
+    public TollgateSettings withGuard(GuardSettings newGuard) {
+        return new TollgateSettings(redisUrl, newGuard, failOpen, limits, http);
     }
 }

@@ -1,36 +1,33 @@
 package dev.tollgate.core;
 
-import java.util.Optional;
 import java.util.concurrent.Callable;
 
 /**
- * What stands between a decision and the store: a budget, a circuit breaker. Empty means the store
- * could not be asked in time, and the caller makes the degraded decision.
+ * What stands between a caller and the store: a budget, a circuit breaker. Every Redis call of a
+ * limit, a counter or a lock goes through one, so an outage costs each of them the same way.
  */
 @FunctionalInterface
 public interface Guard {
 
-    /** Runs {@code call}; empty when it failed, timed out or was not attempted. Never throws for the store. */
-    <T> Optional<T> call(Callable<T> call);
-
     /**
-     * Runs {@code call}, which touches {@code storeKey}: a guard over several servers (a Redis
-     * Cluster's masters) breaks per server, so one that is down does not stop the others' decisions.
+     * Runs {@code call}, which touches {@code storeKey}: a guard over several servers (a Redis Cluster's
+     * masters) breaks per server, so one that is down does not stop the others' calls.
+     *
+     * @throws StoreUnavailableException when the store could not be asked in time (a timeout, a refused
+     *     connection, an open breaker: the cause says which); the caller makes its degraded decision
      */
-    default <T> Optional<T> call(String storeKey, Callable<T> call) {
-        return call(call);
-    }
+    <T> T call(String storeKey, Callable<T> call);
 
-    /** No guard: for stores in this JVM, which cannot hang. */
+    /** No guard: for stores in this JVM, which cannot hang, and for tests of a store alone. */
     Guard DIRECT = new Guard() {
         @Override
-        public <T> Optional<T> call(Callable<T> call) {
+        public <T> T call(String storeKey, Callable<T> call) {
             try {
-                return Optional.ofNullable(call.call());
+                return call.call();
             } catch (RuntimeException e) {
                 throw e;
             } catch (Exception e) {
-                throw new IllegalStateException(e);
+                throw new StoreUnavailableException("the store call failed", e);
             }
         }
     };

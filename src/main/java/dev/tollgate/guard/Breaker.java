@@ -1,11 +1,11 @@
 package dev.tollgate.guard;
 
-import dev.tollgate.cdi.MicroProfileBreaker;
 import java.util.concurrent.Callable;
 
 /**
- * A circuit breaker around one Redis call, run on a worker thread of {@link ExecutorCaller}: {@link
- * MicroProfileBreaker} (MicroProfile Fault Tolerance) in a server, {@link CircuitBreaker} elsewhere.
+ * A circuit breaker around one Redis call, run on a worker thread of {@link ExecutorCaller}: in a server,
+ * MicroProfile Fault Tolerance's ({@code dev.tollgate.cdi.MicroProfileBreaker}); in plain Java and per
+ * Redis Cluster master, Tollgate's own {@link ConsecutiveFailuresBreaker}.
  */
 public interface Breaker {
 
@@ -14,4 +14,9 @@ public interface Breaker {
 
     /** Whether {@code failure} means the breaker refused the call. */
     boolean isOpenFailure(Throwable failure);
+
+    /** Tollgate's own breaker with {@code settings}' threshold and delay. */
+    static Breaker of(GuardSettings settings) {
+        return new ConsecutiveFailuresBreaker(settings.failureThreshold(), settings.breakerDelay(), System::nanoTime);
+    }
 }

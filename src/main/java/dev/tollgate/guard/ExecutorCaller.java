@@ -41,10 +41,9 @@ public final class ExecutorCaller implements BoundedCaller {
         workers.allowCoreThreadTimeOut(true);
     }
 
-    /** With Tollgate's own {@link CircuitBreaker}, for plain Java. */
+    /** With Tollgate's own {@link ConsecutiveFailuresBreaker}, for plain Java. */
     public static ExecutorCaller standalone(GuardSettings settings) {
-        return new ExecutorCaller(
-                settings, new CircuitBreaker(settings.failureThreshold(), settings.breakerDelay(), System::nanoTime));
+        return new ExecutorCaller(settings, Breaker.of(settings));
     }
 
     @Override

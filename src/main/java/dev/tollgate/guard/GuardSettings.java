@@ -3,9 +3,10 @@ package dev.tollgate.guard;
 import java.time.Duration;
 
 /**
- * How a {@link RedisGuard} bounds and breaks.
+ * How a {@link RedisGuard} bounds and breaks. The defaults below are the only ones: the settings
+ * reader, Fault Tolerance's annotations and plain Java all take them from here.
  *
- * @param budget the most a caller waits for one check; &gt; 0
+ * @param budget the most a caller waits for one call; &gt; 0
  * @param failureThreshold failures in a row that open the breaker; &gt; 0
  * @param breakerDelay how long an open breaker refuses calls before a probe may try one; &ge; 0
  * @param probeInterval how often the background probe asks Redis while the breaker is open; &gt; 0
@@ -13,6 +14,21 @@ import java.time.Duration;
  */
 public record GuardSettings(
         Duration budget, int failureThreshold, Duration breakerDelay, Duration probeInterval, int workers) {
+
+    /** {@code tollgate.redis.timeout}'s default: the budget of one check, in milliseconds. */
+    public static final int DEFAULT_BUDGET_MILLIS = 250;
+
+    /** Failures in a row that open the breaker. */
+    public static final int DEFAULT_FAILURE_THRESHOLD = 3;
+
+    /** How long an open breaker waits before its half-open trial, in milliseconds. */
+    public static final int DEFAULT_BREAKER_DELAY_MILLIS = 500;
+
+    /** How often the background probe asks a Redis that is not answering, in milliseconds. */
+    public static final int DEFAULT_PROBE_INTERVAL_MILLIS = 100;
+
+    /** {@code tollgate.redis.pool-size}'s default: Redis connections, and as many worker threads. */
+    public static final int DEFAULT_WORKERS = 16;
 
     public GuardSettings {
         positive(budget, "budget");
@@ -28,10 +44,24 @@ public record GuardSettings(
         }
     }
 
-    /** Tollgate's defaults around {@code budget}: 3 failures in a row open the breaker for 500 ms, probe every 100 ms. */
+    /** Every default: a 250 ms budget, 16 workers, 3 failures in a row open the breaker for 500 ms, probe every 100 ms. */
+    public static GuardSettings defaults() {
+        return defaults(Duration.ofMillis(DEFAULT_BUDGET_MILLIS), DEFAULT_WORKERS);
+    }
+
+    /** Tollgate's breaker defaults around {@code budget} and {@code workers}. */
     public static GuardSettings defaults(Duration budget, int workers) {
         return new GuardSettings(
-                budget, 3, java.time.Duration.ofMillis(500), java.time.Duration.ofMillis(100), workers);
+                budget,
+                DEFAULT_FAILURE_THRESHOLD,
+                Duration.ofMillis(DEFAULT_BREAKER_DELAY_MILLIS),
+                Duration.ofMillis(DEFAULT_PROBE_INTERVAL_MILLIS),
+                workers);
+    }
+
+    /** These settings with another breaker threshold ({@link Integer#MAX_VALUE}: a breaker that never opens). */
+    public GuardSettings withFailureThreshold(int threshold) {
+        return new GuardSettings(budget, threshold, breakerDelay, probeInterval, workers);
     }
 
     private static void positive(Duration d, String name) {

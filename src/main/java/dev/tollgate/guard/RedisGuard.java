@@ -1,8 +1,9 @@
 package dev.tollgate.guard;
 
+import dev.tollgate.core.Failures;
 import dev.tollgate.core.Guard;
+import dev.tollgate.core.StoreUnavailableException;
 import java.time.Duration;
-import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -20,7 +21,8 @@ import java.util.logging.Logger;
  *
  * <p>Every call goes through a {@link BoundedCaller}, which bounds it by the budget and counts its
  * failures in a circuit breaker. Once that breaker reports itself open, the guard answers every call
- * at once (empty: the caller makes its degraded decision) and starts a background probe. The probe
+ * at once ({@link StoreUnavailableException}: the caller makes its degraded decision) and starts a
+ * background probe. The probe
  * calls through the same breaker, so it, not a user request, is the breaker's half-open trial; when
  * it gets an answer (and has reloaded the scripts) the guard lets requests through again.
  *
@@ -37,6 +39,7 @@ public final class RedisGuard implements Guard, BreakerState, AutoCloseable {
     private final String target;
     private final LongSupplier nanoTime;
     private final ScheduledExecutorService scheduler;
+    private final StoreUnavailableException breakerOpen;
     private final AtomicBoolean open = new AtomicBoolean();
     private final AtomicLong degraded = new AtomicLong();
     private final AtomicLong probes = new AtomicLong();
@@ -55,6 +58,8 @@ public final class RedisGuard implements Guard, BreakerState, AutoCloseable {
         this.probeInterval = probeInterval;
         this.target = target;
         this.nanoTime = nanoTime;
+        this.breakerOpen = StoreUnavailableException.notAttempted(
+                "Redis at " + target + " is not asked while its circuit breaker is open");
         this.scheduler = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "tollgate-redis-probe");
             t.setDaemon(true);
@@ -63,26 +68,28 @@ public final class RedisGuard implements Guard, BreakerState, AutoCloseable {
     }
 
     @Override
-    public <T> Optional<T> call(Callable<T> call) {
+    public <T> T call(String storeKey, Callable<T> call) {
         if (open.get()) {
             degraded.incrementAndGet();
-            return Optional.empty();
+            throw breakerOpen;
         }
         try {
             T value = caller.call(call);
             if (degraded.get() != 0) {
                 degraded.set(0); // an outage's count starts with its first failure in a row
             }
-            return Optional.ofNullable(value);
+            return value;
         } catch (Exception e) {
             degraded.incrementAndGet();
             if (caller.isBreakerOpen(e)) {
                 open(lastFailure == null ? e : lastFailure);
-            } else {
-                lastFailure = e;
-                LOG.log(Level.FINE, e, () -> "Tollgate: a Redis call at " + target + " failed");
+                throw breakerOpen;
             }
-            return Optional.empty();
+            lastFailure = e;
+            LOG.log(Level.FINE, e, () -> "Tollgate: a Redis call at " + target + " failed");
+            throw e instanceof StoreUnavailableException unavailable
+                    ? unavailable
+                    : new StoreUnavailableException("Redis at " + target + " did not answer in time", e);
         }
     }
 
@@ -93,6 +100,7 @@ public final class RedisGuard implements Guard, BreakerState, AutoCloseable {
     }
 
     /** How many background probes have been sent since this guard was built. */
+    @Override
     public long probesSent() {
         return probes.get();
     }
@@ -102,7 +110,7 @@ public final class RedisGuard implements Guard, BreakerState, AutoCloseable {
             return;
         }
         openedAt = nanoTime.getAsLong();
-        LOG.warning(() -> "Tollgate: Redis at " + target + " is not answering (" + describe(cause)
+        LOG.warning(() -> "Tollgate: Redis at " + target + " is not answering (" + Failures.describe(cause)
                 + "); limits make their degraded decisions (tollgate.fail-open) without asking it until a"
                 + " background probe gets an answer");
         synchronized (this) {
@@ -134,14 +142,6 @@ public final class RedisGuard implements Guard, BreakerState, AutoCloseable {
             LOG.info(() -> "Tollgate: Redis at " + target + " answers again after " + millis + " ms; " + count
                     + " decisions were degraded meanwhile");
         }
-    }
-
-    private static String describe(Throwable cause) {
-        Throwable root = cause;
-        while (root.getCause() != null && root.getCause() != root) {
-            root = root.getCause();
-        }
-        return root.getClass().getSimpleName() + (root.getMessage() == null ? "" : ": " + root.getMessage());
     }
 
     @Override

@@ -2,7 +2,6 @@ package dev.tollgate.guard;
 
 import dev.tollgate.core.Guard;
 import java.util.Map;
-import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
@@ -37,13 +36,8 @@ public final class ShardedGuard implements Guard, BreakerState, AutoCloseable {
     }
 
     @Override
-    public <T> Optional<T> call(String storeKey, Callable<T> call) {
-        return guards.computeIfAbsent(server(storeKey), guardFor).call(call);
-    }
-
-    @Override
-    public <T> Optional<T> call(Callable<T> call) {
-        return call("", call);
+    public <T> T call(String storeKey, Callable<T> call) {
+        return guards.computeIfAbsent(server(storeKey), guardFor).call(storeKey, call);
     }
 
     @Override
@@ -52,9 +46,15 @@ public final class ShardedGuard implements Guard, BreakerState, AutoCloseable {
     }
 
     /** Whether the guard of the server that owns {@code storeKey} is open. */
+    @Override
     public boolean isOpen(String storeKey) {
         RedisGuard g = guards.get(server(storeKey));
         return g != null && g.isOpen();
+    }
+
+    @Override
+    public long probesSent() {
+        return guards.values().stream().mapToLong(RedisGuard::probesSent).sum();
     }
 
     @Override

@@ -1,6 +1,7 @@
 package dev.tollgate.health;
 
 import dev.tollgate.cdi.TollgateRuntime;
+import dev.tollgate.engine.Tollgate;
 import dev.tollgate.redis.RedisLink;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
@@ -27,11 +28,12 @@ public class TollgateReadiness implements HealthCheck {
     @Override
     public HealthCheckResponse call() {
         HealthCheckResponseBuilder b = HealthCheckResponse.named("tollgate").up();
-        Optional<RedisLink> redis = runtime.redis();
+        Tollgate tollgate = runtime.tollgate();
+        Optional<RedisLink> redis = tollgate.redis();
         b.withData("store", redis.isPresent() ? "redis" : "in-process");
-        b.withData("limits", runtime.settings().limits().size());
+        b.withData("limits", tollgate.settings().limits().size());
         redis.ifPresent(link -> b.withData("redisReachable", reachable(link)));
-        runtime.guard().ifPresent(g -> b.withData("breakerOpen", g.isOpen()));
+        tollgate.breakerState().ifPresent(g -> b.withData("breakerOpen", g.isOpen()));
         return b.build();
     }
 

@@ -3,10 +3,13 @@ package dev.tollgate.jaxrs;
 import dev.tollgate.CallerInfo;
 import dev.tollgate.Decision;
 import dev.tollgate.RateLimited;
+import dev.tollgate.cdi.ClientKeys;
 import dev.tollgate.cdi.FilterMarks;
 import dev.tollgate.cdi.HttpCallerInfo;
-import dev.tollgate.cdi.Keys;
 import dev.tollgate.cdi.TollgateRuntime;
+import dev.tollgate.config.BeanMethod;
+import dev.tollgate.config.RateLimitPlans;
+import dev.tollgate.engine.Tollgate;
 import dev.tollgate.ratelimit.LimitSpec;
 import jakarta.annotation.Priority;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -50,7 +53,7 @@ public class RateLimitFilter implements ContainerRequestFilter, ContainerRespons
     TollgateRuntime runtime;
 
     @Inject
-    Keys keys;
+    ClientKeys keys;
 
     @Inject
     FilterMarks marks;
@@ -58,10 +61,11 @@ public class RateLimitFilter implements ContainerRequestFilter, ContainerRespons
     @Override
     public void filter(ContainerRequestContext request) {
         Method method = resource.getResourceMethod();
-        Set<String> names = new LinkedHashSet<>(runtime.settings().http().globalLimits());
-        RateLimited annotated = annotation(method, resource.getResourceClass());
-        if (annotated != null) {
-            names.addAll(List.of(annotated.value()));
+        Tollgate tollgate = runtime.tollgate();
+        Set<String> names = new LinkedHashSet<>(tollgate.settings().http().globalLimits());
+        if (method != null) {
+            names.addAll(RateLimitPlans.of(new BeanMethod(resource.getResourceClass(), method))
+                    .limits());
         }
         if (names.isEmpty()) {
             return;
@@ -69,11 +73,11 @@ public class RateLimitFilter implements ContainerRequestFilter, ContainerRespons
         Principal principal = request.getSecurityContext() == null
                 ? null
                 : request.getSecurityContext().getUserPrincipal();
-        CallerInfo caller = new HttpCallerInfo(servletRequest, runtime.clientAddresses(), principal);
+        CallerInfo caller = new HttpCallerInfo(servletRequest, tollgate.clientAddresses(), principal);
         List<RateLimitResponses.Applied> applied = new ArrayList<>();
         for (String name : names) {
-            LimitSpec limit = runtime.limit(name);
-            Decision d = runtime.limiter().check(limit, keys.keyFor(limit, caller));
+            LimitSpec limit = tollgate.limit(name);
+            Decision d = tollgate.limiter().check(limit, keys.keyFor(limit, caller));
             applied.add(new RateLimitResponses.Applied(limit.policy(), d));
             if (!d.allowed()) {
                 request.abortWith(RateLimitResponses.rejected(applied));
@@ -93,19 +97,5 @@ public class RateLimitFilter implements ContainerRequestFilter, ContainerRespons
         if (applied instanceof List<?> list) {
             RateLimitResponses.addFields(response.getHeaders(), (List<RateLimitResponses.Applied>) list);
         }
-    }
-
-    private static RateLimited annotation(Method method, Class<?> type) {
-        RateLimited onMethod = method == null ? null : method.getAnnotation(RateLimited.class);
-        if (onMethod != null) {
-            return onMethod;
-        }
-        for (Class<?> c = type; c != null; c = c.getSuperclass()) {
-            RateLimited r = c.getAnnotation(RateLimited.class);
-            if (r != null) {
-                return r;
-            }
-        }
-        return null;
     }
 }

@@ -70,17 +70,8 @@ public final class RateLimitResponses {
         Decision d = denied.decision();
         String name = denied.policy().name();
         if (d.degraded()) {
-            return Response.status(Response.Status.SERVICE_UNAVAILABLE)
-                    .header("Retry-After", seconds(d.retryAfter()))
-                    .type("application/problem+json")
-                    .entity(problem(
-                            "about:blank",
-                            "Service Unavailable",
-                            503,
-                            "Rate limit '" + name + "' cannot be checked now and fails closed",
-                            name,
-                            null))
-                    .build();
+            return serviceUnavailable(
+                    seconds(d.retryAfter()), "Rate limit '" + name + "' cannot be checked now and fails closed", name);
         }
         Response.ResponseBuilder r = Response.status(Response.Status.TOO_MANY_REQUESTS)
                 .header("RateLimit-Policy", policyField(applied))
@@ -98,6 +89,19 @@ public final class RateLimitResponses {
                 .build();
     }
 
+    /** {@code 503} with {@code Retry-After: 1}: the store could not be asked, the client did nothing wrong. */
+    public static Response unavailable(String detail) {
+        return serviceUnavailable(1, detail, null);
+    }
+
+    private static Response serviceUnavailable(long retryAfter, String detail, String limit) {
+        return Response.status(Response.Status.SERVICE_UNAVAILABLE)
+                .header("Retry-After", retryAfter)
+                .type("application/problem+json")
+                .entity(problem("about:blank", "Service Unavailable", 503, detail, limit, null))
+                .build();
+    }
+
     /** Whole seconds, rounded up, at least 1: a client that waits this long finds the token there. */
     static long seconds(Duration d) {
         long s = d.getSeconds() + (d.getNano() > 0 ? 1 : 0);
@@ -106,7 +110,8 @@ public final class RateLimitResponses {
 
     private static String problem(String type, String title, int status, String detail, String limit, Long retry) {
         return "{\"type\":\"" + type + "\",\"title\":\"" + title + "\",\"status\":" + status + ",\"detail\":\""
-                + detail.replace("\"", "\\\"") + "\",\"limit\":\"" + limit + "\""
+                + detail.replace("\\", "\\\\").replace("\"", "\\\"") + "\""
+                + (limit == null ? "" : ",\"limit\":\"" + limit + "\"")
                 + (retry == null ? "" : ",\"retryAfter\":" + retry) + "}";
     }
 }

@@ -1,8 +1,8 @@
 package dev.tollgate.lock;
 
+import dev.tollgate.core.Failures;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.logging.Level;
 import java.util.logging.Logger;
 
 /** The one {@link LockHandle}: a name, a secret token and a fencing token, acting through its owner. */
@@ -57,11 +57,8 @@ final class HeldLock implements LockHandle {
         try {
             release();
         } catch (LockUnavailableException e) {
-            LOG.log(
-                    Level.WARNING,
-                    e,
-                    () -> "Tollgate: lock '" + name + "' could not be released; it expires by"
-                            + " itself when its ttl passes");
+            LOG.warning(() -> "Tollgate: lock '" + name + "' could not be released (" + Failures.describe(e)
+                    + "); it expires by itself when its ttl passes");
         }
     }
 

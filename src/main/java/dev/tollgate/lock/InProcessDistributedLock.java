@@ -1,5 +1,6 @@
 package dev.tollgate.lock;
 
+import dev.tollgate.core.ExpiringMap;
 import dev.tollgate.core.MicrosClock;
 import java.time.Duration;
 import java.util.concurrent.ConcurrentHashMap;
@@ -11,14 +12,13 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 public final class InProcessDistributedLock implements DistributedLock {
 
-    private final ConcurrentHashMap<String, Entry> locks = new ConcurrentHashMap<>();
+    private final ExpiringMap<Entry> locks;
     private final ConcurrentHashMap<String, Long> fences = new ConcurrentHashMap<>();
     private final LockTokens tokens = new LockTokens();
     private final LockOwner owner = new Owner();
-    private final MicrosClock clock;
 
     public InProcessDistributedLock(MicrosClock clock) {
-        this.clock = clock;
+        this.locks = new ExpiringMap<>(clock, Entry::expiresAt);
     }
 
     @Override
@@ -26,50 +26,36 @@ public final class InProcessDistributedLock implements DistributedLock {
         LockNames.check(name);
         long ttlMicros = LockNames.ttlMillis(name, ttl) * 1000;
         String token = tokens.next();
-        long now = clock.nowMicros();
-        Entry held = locks.compute(name, (k, e) -> e == null || e.expired(now) ? take(k, token, now + ttlMicros) : e);
-        if (held.token.equals(token)) {
-            return new Acquisition.Acquired(new HeldLock(owner, name, token, held.fence));
-        }
-        return new Acquisition.HeldElsewhere(name, Duration.ofNanos((held.expiresAt - now) * 1000));
-    }
-
-    /** Runs under the map's lock for {@code name}, so fencing tokens grow in the order locks are taken. */
-    private Entry take(String name, String token, long expiresAt) {
-        return new Entry(token, fences.merge(name, 1L, Long::sum), expiresAt);
+        return locks.update(name, (held, now) -> {
+            if (held != null) {
+                return new ExpiringMap.Updated<>(
+                        held, new Acquisition.HeldElsewhere(name, Duration.ofNanos((held.expiresAt - now) * 1000)));
+            }
+            // Under the map's lock for name, so fencing tokens grow in the order locks are taken.
+            Entry taken = new Entry(token, fences.merge(name, 1L, Long::sum), now + ttlMicros);
+            return new ExpiringMap.Updated<>(
+                    taken, new Acquisition.Acquired(new HeldLock(owner, name, token, taken.fence)));
+        });
     }
 
     private final class Owner implements LockOwner {
         @Override
         public boolean release(String name, String token) {
-            long now = clock.nowMicros();
-            boolean[] done = {false};
-            locks.computeIfPresent(name, (k, e) -> {
-                done[0] = e.ownedBy(token, now);
-                return done[0] || e.expired(now) ? null : e;
+            return locks.update(name, (e, now) -> {
+                boolean ours = e != null && e.token.equals(token);
+                return new ExpiringMap.Updated<>(ours ? null : e, ours);
             });
-            return done[0];
         }
 
         @Override
         public boolean expireIn(String name, String token, long ttlMillis) {
-            long now = clock.nowMicros();
-            boolean[] done = {false};
-            locks.computeIfPresent(name, (k, e) -> {
-                done[0] = e.ownedBy(token, now);
-                return done[0] ? new Entry(token, e.fence, now + ttlMillis * 1000) : e;
+            return locks.update(name, (e, now) -> {
+                boolean ours = e != null && e.token.equals(token);
+                Entry next = ours ? new Entry(token, e.fence, now + ttlMillis * 1000) : e;
+                return new ExpiringMap.Updated<>(next, ours);
             });
-            return done[0];
         }
     }
 
-    private record Entry(String token, long fence, long expiresAt) {
-        boolean expired(long now) {
-            return now >= expiresAt;
-        }
-
-        boolean ownedBy(String candidate, long now) {
-            return !expired(now) && token.equals(candidate);
-        }
-    }
+    private record Entry(String token, long fence, long expiresAt) {}
 }

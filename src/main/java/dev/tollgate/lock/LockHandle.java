@@ -15,7 +15,7 @@ public interface LockHandle extends AutoCloseable {
 
     /**
      * This acquisition's fencing token: larger than that of every earlier acquisition of the same
-     * lock name. Pass it with every write to the guarded resource and let the resource refuse writes
+     * lock name. Pass it with every write to the protected resource and let the resource refuse writes
      * whose token is lower than the highest it has seen.
      */
     long fencingToken();

@@ -1,6 +1,6 @@
 package dev.tollgate.lock;
 
-/** Where the outcome of each guarded run is counted, per lock; the runner knows nothing of MicroProfile. */
+/** Where the outcome of each job run is counted, per lock; the runner knows nothing of MicroProfile. */
 public interface LockMetrics {
 
     /** Counts nothing. */

@@ -3,7 +3,7 @@ package dev.tollgate.lock;
 import java.time.Duration;
 
 /**
- * How one job is guarded.
+ * How one {@code @OncePerCluster} job is locked.
  *
  * @param name the lock's name (letters, digits, {@code _ . -}, 1 to 128 characters)
  * @param ttl how long the lock is held at most; &gt; 0

@@ -1,7 +1,9 @@
 package dev.tollgate.lock;
 
+import dev.tollgate.core.StoreUnavailableException;
+
 /** The lock's store could not be asked, so whether the lock is (still) held is unknown. */
-public class LockUnavailableException extends RuntimeException {
+public class LockUnavailableException extends StoreUnavailableException {
 
     private static final long serialVersionUID = 1L;
 

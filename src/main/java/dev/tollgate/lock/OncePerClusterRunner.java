@@ -1,9 +1,9 @@
 package dev.tollgate.lock;
 
+import dev.tollgate.core.Failures;
 import java.time.Duration;
 import java.util.concurrent.Callable;
 import java.util.function.LongSupplier;
-import java.util.logging.Level;
 import java.util.logging.Logger;
 
 /**
@@ -33,25 +33,23 @@ public final class OncePerClusterRunner {
     }
 
     /** Takes the lock, runs {@code job} if it was taken, and lets the lock go; the job's exception passes through. */
-    public GuardedRun run(LockSpec spec, Callable<?> job) throws Exception {
+    public JobRun run(LockSpec spec, Callable<?> job) throws Exception {
         Acquisition acquisition = locks.tryAcquire(spec.name(), spec.ttl());
         if (acquisition instanceof Acquisition.Acquired acquired) {
             metrics.acquired(spec.name());
-            return new GuardedRun(RunOutcome.RAN, runHolding(spec, acquired.lock(), job));
+            return new JobRun(RunOutcome.RAN, runHolding(spec, acquired.lock(), job));
         }
         if (acquisition instanceof Acquisition.HeldElsewhere held) {
             metrics.heldElsewhere(spec.name());
             LOG.fine(() -> "Tollgate: lock '" + spec.name() + "' is held elsewhere for another "
                     + held.expiresIn().toMillis() + " ms; skipping the job here");
-            return GuardedRun.skipped(RunOutcome.HELD_ELSEWHERE);
+            return JobRun.skipped(RunOutcome.HELD_ELSEWHERE);
         }
         metrics.unavailable(spec.name());
-        LOG.log(
-                Level.WARNING,
-                ((Acquisition.Unavailable) acquisition).cause(),
-                () -> "Tollgate: lock '" + spec.name()
-                        + "' is unavailable (the lock store could not be asked): job skipped (fail closed)");
-        return GuardedRun.skipped(RunOutcome.UNAVAILABLE);
+        RuntimeException cause = ((Acquisition.Unavailable) acquisition).cause();
+        LOG.warning(() -> "Tollgate: lock '" + spec.name() + "' is unavailable (the lock store could not be asked: "
+                + Failures.describe(cause) + "): job skipped (fail closed)");
+        return JobRun.skipped(RunOutcome.UNAVAILABLE);
     }
 
     private Object runHolding(LockSpec spec, LockHandle lock, Callable<?> job) throws Exception {
@@ -74,11 +72,8 @@ public final class OncePerClusterRunner {
                         + " raise the ttl above the longest run");
             }
         } catch (LockUnavailableException e) {
-            LOG.log(
-                    Level.WARNING,
-                    e,
-                    () -> "Tollgate: lock '" + spec.name() + "' could not be let go after its"
-                            + " job; it expires by itself when its ttl passes");
+            LOG.warning(() -> "Tollgate: lock '" + spec.name() + "' could not be let go after its job ("
+                    + Failures.describe(e) + "); it expires by itself when its ttl passes");
         }
     }
 }

@@ -1,5 +1,7 @@
 package dev.tollgate.lock;
 
+import dev.tollgate.core.Guard;
+import dev.tollgate.core.StoreUnavailableException;
 import dev.tollgate.redis.LuaScript;
 import dev.tollgate.redis.RedisLink;
 import java.time.Duration;
@@ -21,16 +23,26 @@ public final class RedisDistributedLock implements DistributedLock {
     private static final LuaScript EXTEND = LuaScript.named("lock-extend");
 
     private final RedisLink redis;
+    private final Guard guard;
     private final LockTokens tokens = new LockTokens();
     private final LockOwner owner = new Owner();
 
-    private RedisDistributedLock(RedisLink redis) {
+    private RedisDistributedLock(RedisLink redis, Guard guard) {
         this.redis = redis;
+        this.guard = guard;
     }
 
-    /** Locks on a client the caller keeps and closes. */
+    /** Locks on a client the caller keeps and closes, with no guard: each call waits as long as Redis takes. */
     public static RedisDistributedLock using(RedisLink redis) {
-        return new RedisDistributedLock(redis);
+        return using(redis, Guard.DIRECT);
+    }
+
+    /**
+     * Locks on a client the caller keeps and closes, behind {@code guard}: with Tollgate's, a hung Redis
+     * costs a lock call the budget only until the breaker opens, and then nothing.
+     */
+    public static RedisDistributedLock using(RedisLink redis, Guard guard) {
+        return new RedisDistributedLock(redis, guard);
     }
 
     @Override
@@ -40,8 +52,8 @@ public final class RedisDistributedLock implements DistributedLock {
         String token = tokens.next();
         List<?> reply;
         try {
-            reply = (List<?>) redis.eval(ACQUIRE, keys(name), List.of(token, Long.toString(ttlMillis)));
-        } catch (JedisException e) {
+            reply = (List<?>) eval(ACQUIRE, name, List.of(token, Long.toString(ttlMillis)));
+        } catch (StoreUnavailableException e) {
             return new Acquisition.Unavailable(name, e);
         }
         long value = (Long) reply.get(1);
@@ -70,11 +82,22 @@ public final class RedisDistributedLock implements DistributedLock {
 
         private boolean run(LuaScript script, String name, List<String> args) {
             try {
-                return (Long) redis.eval(script, keys(name), args) == 1L;
-            } catch (JedisException e) {
+                return (Long) eval(script, name, args) == 1L;
+            } catch (StoreUnavailableException e) {
                 throw new LockUnavailableException(name, e);
             }
         }
+    }
+
+    private Object eval(LuaScript script, String name, List<String> args) {
+        List<String> keys = keys(name);
+        return guard.call(keys.get(0), () -> {
+            try {
+                return redis.eval(script, keys, args);
+            } catch (JedisException e) {
+                throw new StoreUnavailableException("Redis did not answer for lock '" + name + "'", e);
+            }
+        });
     }
 
     private static List<String> keys(String name) {

@@ -1,6 +1,6 @@
 package dev.tollgate.lock;
 
-/** What became of one guarded run. */
+/** What became of one job run. */
 public enum RunOutcome {
     /** The lock was taken here and the job ran. */
     RAN,

@@ -11,12 +11,12 @@ import dev.tollgate.core.StoreUnavailableException;
 public interface RateLimitStore extends AutoCloseable {
 
     /**
-     * Spends {@code policy.cost()} tokens from the bucket at {@code bucketKey} if it holds them.
+     * Spends {@code policy.cost()} tokens from the bucket at {@code storeKey} if it holds them.
      *
-     * @param bucketKey a key from {@link BucketKeys#of}
+     * @param storeKey a key from {@link StoreKeys#of}
      * @throws StoreUnavailableException when the store cannot be asked (connection, timeout, server error)
      */
-    Decision tryConsume(LimitPolicy policy, String bucketKey);
+    Decision tryConsume(LimitPolicy policy, String storeKey);
 
     /** Releases connections and threads. */
     @Override

@@ -2,6 +2,7 @@ package dev.tollgate.ratelimit;
 
 import dev.tollgate.Decision;
 import dev.tollgate.core.Guard;
+import dev.tollgate.core.StoreUnavailableException;
 import java.util.EnumMap;
 import java.util.Map;
 import java.util.function.LongSupplier;
@@ -40,13 +41,17 @@ public final class RateLimiter {
     /** Spends the limit's cost from {@code clientKey}'s bucket if it holds it. */
     public Decision check(LimitSpec limit, String clientKey) {
         long start = nanoTime.getAsLong();
-        String key = BucketKeys.of(limit.name(), clientKey);
+        String storeKey = StoreKeys.of(limit.name(), clientKey);
         RateLimitStore store = stores.get(limit.algorithm());
         if (store == null) {
             throw new IllegalStateException("no store for " + limit.algorithm().configName() + " limits");
         }
-        Decision d = guard.call(key, () -> store.tryConsume(limit.policy(), key))
-                .orElseGet(() -> Decision.degraded(limit.failOpen()));
+        Decision d;
+        try {
+            d = guard.call(storeKey, () -> store.tryConsume(limit.policy(), storeKey));
+        } catch (StoreUnavailableException e) {
+            d = Decision.degraded(limit.failOpen());
+        }
         listener.onDecision(limit, d, nanoTime.getAsLong() - start);
         return d;
     }

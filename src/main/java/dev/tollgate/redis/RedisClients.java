@@ -104,12 +104,17 @@ public final class RedisClients {
      * Connect and read give up at 90% of the budget: the worker's call then fails before the waiting
      * request gives up on it, so the breaker has counted that failure before the next check starts.
      * Given the whole budget, a hung Redis let a fourth check through a threshold of three (measured).
+     *
+     * <p>The protocol is RESP2, chosen rather than negotiated: the protocol every Redis (and proxy) speaks
+     * until told otherwise, so no connection sends {@code HELLO} (which Redis before 6 does not know),
+     * and Jedis logs no negotiation warning.
      */
     private static DefaultJedisClientConfig.Builder timeouts(Duration budget) {
         int millis = ioTimeoutMillis(budget);
         return DefaultJedisClientConfig.builder()
                 .connectionTimeoutMillis(millis)
-                .socketTimeoutMillis(millis);
+                .socketTimeoutMillis(millis)
+                .autoNegotiateProtocol(false);
     }
 
     static int ioTimeoutMillis(Duration budget) {

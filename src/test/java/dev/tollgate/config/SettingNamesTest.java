@@ -12,6 +12,7 @@ import dev.tollgate.http.ClientHeader;
 import dev.tollgate.ratelimit.Algorithm;
 import dev.tollgate.ratelimit.KeySpec;
 import dev.tollgate.ratelimit.LimitSpec;
+import dev.tollgate.redis.RedisUrl;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -157,7 +158,7 @@ class SettingNamesTest {
                 "Forwarded",
                 "TOLLGATE_HTTP_IPV6_PREFIX",
                 "56");
-        assertEquals(Optional.of("redis://u:pw@redis_cache:6380/1"), s.redisUrl());
+        assertEquals(Optional.of(RedisUrl.parse("redis://u:pw@redis_cache:6380/1")), s.redisUrl());
         assertEquals(Duration.ofMillis(300), s.budget());
         assertEquals(4, s.poolSize());
         assertFalse(s.failOpen());

@@ -5,18 +5,10 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.tollgate.Decision;
-import dev.tollgate.LimitPolicy;
-import dev.tollgate.engine.RedisGuards;
-import dev.tollgate.ratelimit.BucketKeys;
-import dev.tollgate.ratelimit.DecisionListener;
-import dev.tollgate.ratelimit.KeySpec;
-import dev.tollgate.ratelimit.LimitSpec;
-import dev.tollgate.ratelimit.RateLimiter;
-import dev.tollgate.ratelimit.RedisTokenBucketStore;
-import dev.tollgate.redis.RedisClients;
-import dev.tollgate.redis.RedisLink;
-import dev.tollgate.redis.RedisSettings;
+import dev.tollgate.engine.Tollgate;
+import dev.tollgate.ratelimit.StoreKeys;
 import dev.tollgate.testing.RedisCluster;
+import dev.tollgate.testing.TestSettings;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -39,31 +31,34 @@ class RedisClusterMasterDownTest {
     static final Duration BUDGET = Duration.ofMillis(250);
     static final int DEAD = 2;
 
-    static RedisLink link;
-    static ShardedGuard guard;
-    static RateLimiter limiter;
+    static Tollgate tollgate;
+    static BreakerState guard;
 
     @BeforeAll
     static void connect() {
-        link = RedisClients.create(RedisSettings.of(cluster.url(), BUDGET, 8));
-        guard = RedisGuards.perMaster(
-                link, () -> ExecutorCaller.standalone(GuardSettings.defaults(BUDGET, 8)), Duration.ofMillis(100));
-        limiter = new RateLimiter(RedisTokenBucketStore.using(link), guard, DecisionListener.NONE, System::nanoTime);
+        List<String> properties = new ArrayList<>(List.of(
+                "tollgate.redis.url",
+                cluster.url(),
+                "tollgate.redis.timeout",
+                BUDGET.toMillis() + "ms",
+                "tollgate.redis.pool-size",
+                "8"));
+        properties.addAll(List.of(TestSettings.quota("down", 1000)));
+        tollgate = Tollgate.build(TestSettings.read(properties.toArray(String[]::new)));
+        guard = tollgate.breakerState().orElseThrow();
     }
 
     @AfterAll
     static void close() {
-        guard.close();
-        link.close();
+        tollgate.close();
     }
 
     @Test
     void deadMastersKeysDegradeWithinTheBudgetAndTheOthersStayExact() throws Exception {
-        LimitSpec limit =
-                new LimitSpec(LimitPolicy.quota("down-" + UUID.randomUUID(), 1000), new KeySpec.Global(), true);
-        List<String> clients = clientOnEveryMaster(limit.name());
+        String limit = "down";
+        List<String> clients = clientOnEveryMaster(limit);
         for (String c : clients) {
-            assertFalse(limiter.check(limit, c).degraded());
+            assertFalse(tollgate.check(limit, c).degraded());
         }
         cluster.kill(DEAD);
 
@@ -72,7 +67,7 @@ class RedisClusterMasterDownTest {
         for (int round = 0; round < 60; round++) {
             for (int m = 0; m < 3; m++) {
                 long start = System.nanoTime();
-                Decision d = limiter.check(limit, clients.get(m));
+                Decision d = tollgate.check(limit, clients.get(m));
                 slowest = Math.max(slowest, System.nanoTime() - start);
                 if (m == DEAD) {
                     assertTrue(d.degraded() && d.allowed(), "the dead master's key: fail open, round " + round);
@@ -87,13 +82,13 @@ class RedisClusterMasterDownTest {
 
         // Many checks in a row on the dead master's key open its breaker, and only its.
         for (int i = 0; i < 10; i++) {
-            assertTrue(limiter.check(limit, clients.get(DEAD)).degraded());
+            assertTrue(tollgate.check(limit, clients.get(DEAD)).degraded());
         }
-        assertTrue(guard.isOpen(BucketKeys.of(limit.name(), clients.get(DEAD))), "the dead master's breaker opened");
+        assertTrue(guard.isOpen(StoreKeys.of(limit, clients.get(DEAD))), "the dead master's breaker opened");
         for (int m = 0; m < 3; m++) {
             if (m != DEAD) {
-                assertFalse(guard.isOpen(BucketKeys.of(limit.name(), clients.get(m))), "master " + m + " closed");
-                Decision d = limiter.check(limit, clients.get(m));
+                assertFalse(guard.isOpen(StoreKeys.of(limit, clients.get(m))), "master " + m + " closed");
+                Decision d = tollgate.check(limit, clients.get(m));
                 assertFalse(d.degraded(), "a live master's key keeps its exact decision");
                 assertEquals(1000 - 2 - spent[m]++, d.remaining());
             }
@@ -105,7 +100,7 @@ class RedisClusterMasterDownTest {
         List<String> clients = new ArrayList<>(List.of("", "", ""));
         while (clients.contains("")) {
             String client = UUID.randomUUID().toString();
-            int owner = cluster.ownerOf(BucketKeys.of(limit, client));
+            int owner = cluster.ownerOf(StoreKeys.of(limit, client));
             if (clients.get(owner).isEmpty()) {
                 clients.set(owner, client);
             }

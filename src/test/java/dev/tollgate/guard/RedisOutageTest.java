@@ -2,22 +2,22 @@ package dev.tollgate.guard;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.tollgate.Decision;
-import dev.tollgate.LimitPolicy;
-import dev.tollgate.engine.RedisGuards;
-import dev.tollgate.ratelimit.BucketKeys;
+import dev.tollgate.core.StoreUnavailableException;
+import dev.tollgate.counter.Counters;
+import dev.tollgate.engine.Tollgate;
+import dev.tollgate.lock.Acquisition;
+import dev.tollgate.lock.DistributedLock;
 import dev.tollgate.ratelimit.DecisionListener;
-import dev.tollgate.ratelimit.KeySpec;
 import dev.tollgate.ratelimit.LimitSpec;
-import dev.tollgate.ratelimit.RateLimiter;
-import dev.tollgate.ratelimit.RedisTokenBucketStore;
-import dev.tollgate.redis.RedisClients;
-import dev.tollgate.redis.RedisLink;
-import dev.tollgate.redis.RedisSettings;
+import dev.tollgate.ratelimit.StoreKeys;
 import dev.tollgate.testing.RedisServer;
 import dev.tollgate.testing.TcpLink;
+import dev.tollgate.testing.TestSettings;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -37,7 +37,8 @@ import redis.clients.jedis.util.SafeEncoder;
 /**
  * Real faults against a real Redis: every check during an outage returns the degraded decision within
  * the budget, the counters are exact, an open breaker sends nothing to Redis, and a background probe
- * (no user request) brings decisions back, exact again.
+ * (no user request) brings decisions back, exact again. Counters and locks share the guard: a hung Redis
+ * costs them the budget only until the breaker opens. Built as users build it, from settings.
  */
 class RedisOutageTest {
 
@@ -45,7 +46,7 @@ class RedisOutageTest {
     static final RedisServer redis = new RedisServer();
 
     static final Duration BUDGET = Duration.ofMillis(250);
-    static final int THRESHOLD = GuardSettings.defaults(BUDGET, 8).failureThreshold();
+    static final int THRESHOLD = GuardSettings.DEFAULT_FAILURE_THRESHOLD;
     static final int OUTAGE_CHECKS = 20;
 
     /** A fault, how to cause it and how to end it. */
@@ -99,15 +100,13 @@ class RedisOutageTest {
     @MethodSource("faults")
     void everyCheckIsDegradedWithinBudgetAndRecoveryNeedsNoUserRequest(Fault fault, boolean failOpen) throws Exception {
         TcpLink link = fault.throughLink ? track(new TcpLink(redis.port())) : null;
-        RedisLink redisLink =
-                track(RedisClients.create(RedisSettings.of(link != null ? link.url() : redis.url(), BUDGET, 8)));
-        RedisGuard guard = track(RedisGuards.forLink(
-                redisLink, ExecutorCaller.standalone(GuardSettings.defaults(BUDGET, 8)), Duration.ofMillis(100)));
-        RateLimiter limiter = new RateLimiter(RedisTokenBucketStore.using(redisLink), guard, counts, System::nanoTime);
-        LimitSpec limit = spec(LimitPolicy.quota("outage-" + UUID.randomUUID(), 1_000_000), failOpen);
+        String limit = "outage-" + UUID.randomUUID();
+        String fresh = "after-" + UUID.randomUUID();
+        Tollgate tollgate = track(tollgate(link != null ? link.url() : redis.url(), failOpen, limit, fresh));
+        BreakerState guard = tollgate.breakerState().orElseThrow();
 
         for (int i = 0; i < 5; i++) {
-            assertFalse(limiter.check(limit, "k").degraded());
+            assertFalse(tollgate.check(limit, "k").degraded());
         }
         long[] before = counts.snapshot();
 
@@ -115,7 +114,7 @@ class RedisOutageTest {
         try {
             for (int i = 0; i < OUTAGE_CHECKS; i++) {
                 long start = System.nanoTime();
-                Decision d = limiter.check(limit, "k");
+                Decision d = tollgate.check(limit, "k");
                 long took = System.nanoTime() - start;
                 assertTrue(took < BUDGET.multipliedBy(2).toNanos(), "check " + i + " took " + took / 1_000_000 + " ms");
                 assertTrue(d.degraded(), "check " + i);
@@ -144,34 +143,104 @@ class RedisOutageTest {
             assertTrue(reached <= THRESHOLD, "after the breaker opened no check reached Redis; reached: " + reached);
         }
 
-        LimitSpec fresh = spec(LimitPolicy.quota("after-" + UUID.randomUUID(), 3), failOpen);
         for (int left = 2; left >= 0; left--) {
-            Decision d = limiter.check(fresh, "k");
+            Decision d = tollgate.check(fresh, "k");
             assertFalse(d.degraded());
             assertEquals(left, d.remaining());
         }
-        assertFalse(limiter.check(fresh, "k").allowed());
+        assertFalse(tollgate.check(fresh, "k").allowed());
         if (fault == Fault.SIGKILL_THEN_RESTART) {
             assertEquals(0, commandCalls("eval"), "the probe reloaded the scripts: no request met NOSCRIPT");
         }
     }
 
     @Test
+    void countersAndLocksOnAHungRedisPayTheBudgetAtMostThresholdTimes() throws Exception {
+        Tollgate tollgate = track(tollgate(redis.url(), true));
+        Counters counters = tollgate.counters();
+        DistributedLock locks = tollgate.locks();
+        assertEquals(1, counters.increment("hung-counter", 1, Duration.ofMinutes(1)));
+        assertInstanceOf(Acquisition.Acquired.class, locks.tryAcquire("hung-warm-up", Duration.ofSeconds(30)));
+
+        redis.pause();
+        int paid = 0;
+        try {
+            for (int i = 0; i < 10; i++) {
+                long start = System.nanoTime();
+                assertThrows(
+                        StoreUnavailableException.class,
+                        () -> counters.increment("hung-counter", 1, Duration.ofMinutes(1)),
+                        "a counter call Redis cannot answer throws");
+                paid += paidTheBudget(start, "counter call " + i);
+                start = System.nanoTime();
+                Acquisition a = locks.tryAcquire("hung-lock", Duration.ofSeconds(30));
+                assertInstanceOf(Acquisition.Unavailable.class, a, "lock call " + i + ": fail closed");
+                paid += paidTheBudget(start, "lock call " + i);
+            }
+            assertTrue(tollgate.breakerState().orElseThrow().isOpen(), "the counters' and locks' failures opened it");
+        } finally {
+            redis.resume();
+        }
+        assertTrue(
+                paid <= THRESHOLD, paid + " of 20 counter and lock calls waited out the budget; at most " + THRESHOLD);
+
+        awaitClosed(tollgate.breakerState().orElseThrow());
+        assertTrue(counters.increment("hung-counter", 1, Duration.ofMinutes(1)) >= 2, "counting again after");
+    }
+
+    /** 1 when the call took at least half the budget (it waited for Redis), else 0; never twice the budget. */
+    private static int paidTheBudget(long start, String what) {
+        long took = System.nanoTime() - start;
+        assertTrue(took < BUDGET.multipliedBy(2).toNanos(), what + " took " + took / 1_000_000 + " ms");
+        return took >= BUDGET.toNanos() / 2 ? 1 : 0;
+    }
+
+    @Test
     void resetLinkCostsNoDecision() throws Exception {
         TcpLink link = track(new TcpLink(redis.port()));
-        RedisLink redisLink = track(RedisClients.create(RedisSettings.of(link.url(), BUDGET, 8)));
-        RedisGuard guard = track(RedisGuards.forLink(
-                redisLink, ExecutorCaller.standalone(GuardSettings.defaults(BUDGET, 8)), Duration.ofMillis(100)));
-        RateLimiter limiter = new RateLimiter(RedisTokenBucketStore.using(redisLink), guard, counts, System::nanoTime);
-        LimitSpec limit = spec(LimitPolicy.quota("reset-" + UUID.randomUUID(), 10), true);
-        assertEquals(9, limiter.check(limit, "k").remaining());
+        String limit = "reset-" + UUID.randomUUID();
+        Tollgate tollgate = track(Tollgate.builder(
+                        TestSettings.read(concat(redisProperties(link.url(), true), TestSettings.quota(limit, 10))))
+                .listener(counts)
+                .build());
+        assertEquals(9, tollgate.check(limit, "k").remaining());
         link.reset();
         for (int left = 8; left >= 0; left--) {
-            Decision d = limiter.check(limit, "k");
+            Decision d = tollgate.check(limit, "k");
             assertFalse(d.degraded(), "a reset connection is replaced, not degraded");
             assertEquals(left, d.remaining());
         }
-        assertFalse(guard.isOpen());
+        assertFalse(tollgate.breakerState().orElseThrow().isOpen());
+    }
+
+    /** Tollgate as a user builds it: a quota of 1,000,000 under {@code limit}, and of 3 under {@code fresh}. */
+    private Tollgate tollgate(String url, boolean failOpen, String... limits) {
+        List<String> properties = new ArrayList<>(List.of(redisProperties(url, failOpen)));
+        for (int i = 0; i < limits.length; i++) {
+            properties.addAll(List.of(TestSettings.quota(limits[i], i == 0 ? 1_000_000 : 3)));
+        }
+        return Tollgate.builder(TestSettings.read(properties.toArray(String[]::new)))
+                .listener(counts)
+                .build();
+    }
+
+    private static String[] redisProperties(String url, boolean failOpen) {
+        return new String[] {
+            "tollgate.redis.url",
+            url,
+            "tollgate.redis.timeout",
+            BUDGET.toMillis() + "ms",
+            "tollgate.redis.pool-size",
+            "8",
+            "tollgate.fail-open",
+            Boolean.toString(failOpen)
+        };
+    }
+
+    private static String[] concat(String[] a, String[] b) {
+        List<String> all = new ArrayList<>(List.of(a));
+        all.addAll(List.of(b));
+        return all.toArray(String[]::new);
     }
 
     @AfterEach
@@ -187,11 +256,7 @@ class RedisOutageTest {
         return resource;
     }
 
-    private static LimitSpec spec(LimitPolicy policy, boolean failOpen) {
-        return new LimitSpec(policy, new KeySpec.Global(), failOpen);
-    }
-
-    private static void awaitClosed(RedisGuard guard) throws InterruptedException {
+    private static void awaitClosed(BreakerState guard) throws InterruptedException {
         long deadline = System.nanoTime() + Duration.ofSeconds(5).toNanos();
         while (guard.isOpen() && System.nanoTime() < deadline) {
             Thread.sleep(10);
@@ -199,9 +264,9 @@ class RedisOutageTest {
         assertFalse(guard.isOpen(), "recovered within 5 s of Redis answering");
     }
 
-    private static long tokensLeft(LimitSpec limit) {
+    private static long tokensLeft(String limit) {
         try (Jedis j = redis.admin()) {
-            return (long) Double.parseDouble(j.hget(BucketKeys.of(limit.name(), "k"), "tokens"));
+            return (long) Double.parseDouble(j.hget(StoreKeys.of(limit, "k"), "tokens"));
         }
     }
 

@@ -6,20 +6,12 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.tollgate.Decision;
-import dev.tollgate.LimitPolicy;
-import dev.tollgate.engine.RedisGuards;
-import dev.tollgate.ratelimit.KeySpec;
-import dev.tollgate.ratelimit.LimitSpec;
-import dev.tollgate.ratelimit.RateLimiter;
-import dev.tollgate.ratelimit.RedisTokenBucketStore;
-import dev.tollgate.redis.RedisClients;
-import dev.tollgate.redis.RedisLink;
-import dev.tollgate.redis.RedisSettings;
+import dev.tollgate.engine.Tollgate;
 import dev.tollgate.testing.RedisSentinels;
+import dev.tollgate.testing.TestSettings;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.UUID;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -40,32 +32,37 @@ class RedisSentinelFailoverTest {
 
     static final Duration BUDGET = Duration.ofMillis(250);
 
-    static RedisLink link;
-    static RedisGuard guard;
-    static RateLimiter limiter;
+    static Tollgate tollgate;
     static final RedisOutageTest.Counts counts = new RedisOutageTest.Counts();
 
     @BeforeAll
     static void connect() {
         System.out.println("master, replica and 3 sentinels ready in "
                 + sentinels.setupTime().toMillis() + " ms");
-        link = RedisClients.create(RedisSettings.of(sentinels.url(), BUDGET, 32));
-        guard = RedisGuards.forLink(
-                link, ExecutorCaller.standalone(GuardSettings.defaults(BUDGET, 32)), Duration.ofMillis(100));
-        limiter = new RateLimiter(RedisTokenBucketStore.using(link), guard, counts, System::nanoTime);
+        List<String> properties = new ArrayList<>(List.of(
+                "tollgate.redis.url",
+                sentinels.url(),
+                "tollgate.redis.timeout",
+                BUDGET.toMillis() + "ms",
+                "tollgate.redis.pool-size",
+                "32"));
+        properties.addAll(List.of(TestSettings.quota("before", 1_000_000)));
+        properties.addAll(List.of(TestSettings.quota("fresh", 100)));
+        tollgate = Tollgate.builder(TestSettings.read(properties.toArray(String[]::new)))
+                .listener(counts)
+                .build();
     }
 
     @AfterAll
     static void close() {
-        guard.close();
-        link.close();
+        tollgate.close();
     }
 
     @Test
     void failoverDegradesWithinTheBudgetThenDecidesExactlyOnThePromotedReplica() throws Exception {
-        LimitSpec before = spec(1_000_000);
+        String before = "before";
         for (int i = 0; i < 5; i++) {
-            assertFalse(limiter.check(before, "k").degraded());
+            assertFalse(tollgate.check(before, "k").degraded());
         }
         int oldMaster = sentinels.master().port();
         long killed = System.nanoTime();
@@ -78,7 +75,7 @@ class RedisSentinelFailoverTest {
         while (recovered < 0
                 && System.nanoTime() - killed < Duration.ofSeconds(20).toNanos()) {
             long start = System.nanoTime();
-            Decision d = limiter.check(before, "k");
+            Decision d = tollgate.check(before, "k");
             long took = System.nanoTime() - start;
             assertTrue(took < BUDGET.multipliedBy(2).toNanos(), "a check took " + took / 1_000_000 + " ms");
             if (d.degraded()) {
@@ -104,22 +101,17 @@ class RedisSentinelFailoverTest {
         System.out.println("sentinel failover: spends forgotten by the promoted replica: " + forgotten);
         assertTrue(forgotten >= 0 && forgotten <= 5, "only spends acknowledged before the kill: " + forgotten);
 
-        LimitSpec fresh = spec(100);
-        assertEquals(100, admitted(fresh, 1000, 32), "exact on the promoted replica");
-        assertFalse(guard.isOpen());
-    }
-
-    private static LimitSpec spec(long quota) {
-        return new LimitSpec(LimitPolicy.quota("failover-" + UUID.randomUUID(), quota), new KeySpec.Global(), true);
+        assertEquals(100, admitted("fresh", 1000, 32), "exact on the promoted replica");
+        assertFalse(tollgate.breakerState().orElseThrow().isOpen());
     }
 
     /** Non-degraded admissions; a degraded one fails the test, since Redis answers throughout. */
-    private static int admitted(LimitSpec limit, int checks, int inFlight) throws Exception {
+    private static int admitted(String limit, int checks, int inFlight) throws Exception {
         ExecutorService pool = Executors.newFixedThreadPool(inFlight);
         try {
             List<Future<Decision>> results = new ArrayList<>();
             for (int i = 0; i < checks; i++) {
-                results.add(pool.submit(() -> limiter.check(limit, "k")));
+                results.add(pool.submit(() -> tollgate.check(limit, "k")));
             }
             int allowed = 0;
             for (Future<Decision> f : results) {

@@ -50,7 +50,7 @@ public final class LockChild {
             awaitRedisTime(jedis, start + r * periodMillis * 1000);
             String round = Integer.toString(r);
             LockSpec spec = new LockSpec("nightly-export-" + r, Duration.ofSeconds(30), Duration.ofSeconds(10));
-            GuardedRun run = runner.run(spec, () -> jedis.incr("race:runs:" + round));
+            JobRun run = runner.run(spec, () -> jedis.incr("race:runs:" + round));
             jedis.rpush("race:outcomes:" + round, run.outcome().name());
             System.out.println(id + " round " + r + " " + run.outcome());
         }

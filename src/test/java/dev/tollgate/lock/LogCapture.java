@@ -30,6 +30,13 @@ final class LogCapture extends Handler implements AutoCloseable {
                 .toList();
     }
 
+    /** Whether every record logged at {@code level} is one line without a stack trace. */
+    boolean oneLineEach(Level level) {
+        return records.stream()
+                .filter(r -> r.getLevel().equals(level))
+                .allMatch(r -> r.getThrown() == null && !r.getMessage().contains("\n"));
+    }
+
     @Override
     public void publish(LogRecord record) {
         records.add(record);

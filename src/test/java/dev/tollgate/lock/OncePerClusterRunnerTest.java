@@ -32,8 +32,8 @@ class OncePerClusterRunnerTest {
 
     @Test
     void freeLockRunsTheJobAndReleasesTheLockAfter() throws Exception {
-        GuardedRun run = runner.run(LockSpec.of("export", Duration.ofHours(1)), () -> job(Duration.ofSeconds(3)));
-        assertEquals(new GuardedRun(RunOutcome.RAN, "done"), run);
+        JobRun run = runner.run(LockSpec.of("export", Duration.ofHours(1)), () -> job(Duration.ofSeconds(3)));
+        assertEquals(new JobRun(RunOutcome.RAN, "done"), run);
         assertEquals(1, runs.get());
         assertEquals(Map.of("acquired:export", 1), metrics.counts());
         assertEquals(
@@ -48,7 +48,7 @@ class OncePerClusterRunnerTest {
     void lockHeldElsewhereSkipsTheJobAndLogsOnlyAtFine() throws Exception {
         lock.tryAcquire("export", Duration.ofHours(1));
         try (LogCapture log = new LogCapture(OncePerClusterRunner.class)) {
-            GuardedRun run = runner.run(LockSpec.of("export", Duration.ofHours(1)), () -> job(Duration.ZERO));
+            JobRun run = runner.run(LockSpec.of("export", Duration.ofHours(1)), () -> job(Duration.ZERO));
             assertEquals(RunOutcome.HELD_ELSEWHERE, run.outcome());
             assertEquals(List.of(), log.at(Level.WARNING));
             assertEquals(1, log.at(Level.FINE).size());

@@ -14,7 +14,7 @@ import org.junit.jupiter.api.Test;
 class InProcessFixedWindowStoreTest extends FixedWindowStoreContract {
 
     private final ManualClock clock = new ManualClock();
-    private final InProcessFixedWindowStore store = new InProcessFixedWindowStore(clock);
+    private final InProcessRateLimitStore store = InProcessRateLimitStore.of(Algorithm.FIXED_WINDOW, clock);
 
     @Override
     protected RateLimitStore store() {

@@ -11,7 +11,7 @@ import org.junit.jupiter.api.Test;
 class InProcessSlidingWindowStoreTest extends SlidingWindowStoreContract {
 
     private final ManualClock clock = new ManualClock();
-    private final InProcessSlidingWindowStore store = new InProcessSlidingWindowStore(clock);
+    private final InProcessRateLimitStore store = InProcessRateLimitStore.of(Algorithm.SLIDING_WINDOW, clock);
 
     @Override
     protected RateLimitStore store() {
@@ -25,7 +25,9 @@ class InProcessSlidingWindowStoreTest extends SlidingWindowStoreContract {
 
     @Override
     protected long newestEntryMicros(String key) {
-        return store.newestEntry(key);
+        return store.state(key)
+                .map(s -> ((SlidingWindowArithmetic.Log) s).newest())
+                .orElse(-1L);
     }
 
     @Test
@@ -34,6 +36,6 @@ class InProcessSlidingWindowStoreTest extends SlidingWindowStoreContract {
         String key = freshKey();
         store.tryConsume(p, key);
         store.tryConsume(p, key);
-        assertEquals(clock.nowMicros() + 1, store.newestEntry(key));
+        assertEquals(clock.nowMicros() + 1, newestEntryMicros(key));
     }
 }

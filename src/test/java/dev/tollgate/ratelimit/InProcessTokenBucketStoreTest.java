@@ -14,7 +14,7 @@ import org.junit.jupiter.api.Test;
 class InProcessTokenBucketStoreTest extends TokenBucketStoreContract {
 
     private final ManualClock clock = new ManualClock();
-    private final InProcessTokenBucketStore store = new InProcessTokenBucketStore(clock);
+    private final InProcessRateLimitStore store = InProcessRateLimitStore.of(Algorithm.TOKEN_BUCKET, clock);
 
     @Override
     protected RateLimitStore store() {

@@ -17,11 +17,12 @@ class RedisClusterTokenBucketStoreTest extends TokenBucketStoreContract {
     @RegisterExtension
     static final RedisCluster cluster = new RedisCluster(3);
 
-    private static RedisTokenBucketStore store;
+    private static RedisRateLimitStore store;
 
     @BeforeAll
     static void connect() {
-        store = RedisTokenBucketStore.connect(RedisSettings.of(cluster.url(), Timeouts.GENEROUS, 32));
+        store = RedisRateLimitStore.connect(
+                Algorithm.TOKEN_BUCKET, RedisSettings.of(cluster.url(), Timeouts.GENEROUS, 32));
     }
 
     @AfterAll

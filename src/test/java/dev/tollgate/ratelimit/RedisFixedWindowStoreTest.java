@@ -22,11 +22,12 @@ class RedisFixedWindowStoreTest extends FixedWindowStoreContract {
     @RegisterExtension
     static final RedisServer redis = new RedisServer();
 
-    private static RedisFixedWindowStore store;
+    private static RedisRateLimitStore store;
 
     @BeforeAll
     static void connect() {
-        store = RedisFixedWindowStore.connect(RedisSettings.of(redis.url(), Timeouts.GENEROUS, 32));
+        store = RedisRateLimitStore.connect(
+                Algorithm.FIXED_WINDOW, RedisSettings.of(redis.url(), Timeouts.GENEROUS, 32));
     }
 
     @AfterAll

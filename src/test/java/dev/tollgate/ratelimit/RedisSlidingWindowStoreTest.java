@@ -23,11 +23,12 @@ class RedisSlidingWindowStoreTest extends SlidingWindowStoreContract {
     @RegisterExtension
     static final RedisServer redis = new RedisServer();
 
-    private static RedisSlidingWindowStore store;
+    private static RedisRateLimitStore store;
 
     @BeforeAll
     static void connect() {
-        store = RedisSlidingWindowStore.connect(RedisSettings.of(redis.url(), Timeouts.GENEROUS, 32));
+        store = RedisRateLimitStore.connect(
+                Algorithm.SLIDING_WINDOW, RedisSettings.of(redis.url(), Timeouts.GENEROUS, 32));
     }
 
     @AfterAll

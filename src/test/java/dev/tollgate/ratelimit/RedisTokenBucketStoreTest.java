@@ -23,11 +23,12 @@ class RedisTokenBucketStoreTest extends TokenBucketStoreContract {
     @RegisterExtension
     static final RedisServer redis = new RedisServer();
 
-    private static RedisTokenBucketStore store;
+    private static RedisRateLimitStore store;
 
     @BeforeAll
     static void connect() {
-        store = RedisTokenBucketStore.connect(RedisSettings.of(redis.url(), Timeouts.GENEROUS, 32));
+        store = RedisRateLimitStore.connect(
+                Algorithm.TOKEN_BUCKET, RedisSettings.of(redis.url(), Timeouts.GENEROUS, 32));
     }
 
     @AfterAll
@@ -108,11 +109,15 @@ class RedisTokenBucketStoreTest extends TokenBucketStoreContract {
         assertEquals(2, store.tryConsume(p, key).remaining());
         try (Jedis j = redis.admin()) {
             j.scriptFlush();
-            assertFalse(j.scriptExists(RedisTokenBucketStore.script().sha1()));
+            assertFalse(j.scriptExists(
+                    RedisRateLimitStore.script(Algorithm.TOKEN_BUCKET).sha1()));
         }
         assertEquals(1, store.tryConsume(p, key).remaining());
         try (Jedis j = redis.admin()) {
-            assertTrue(j.scriptExists(RedisTokenBucketStore.script().sha1()), "reloaded by the fallback");
+            assertTrue(
+                    j.scriptExists(
+                            RedisRateLimitStore.script(Algorithm.TOKEN_BUCKET).sha1()),
+                    "reloaded by the fallback");
         }
         assertEquals(0, store.tryConsume(p, key).remaining());
     }

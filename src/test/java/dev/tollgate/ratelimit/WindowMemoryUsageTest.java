@@ -27,23 +27,26 @@ class WindowMemoryUsageTest {
 
     @Test
     void slidingLogGrowsWithItsEntriesWhileBucketAndFixedWindowStaySmall() {
-        long bucket = bytesAfter(RedisTokenBucketStore::connect, 100);
-        long fixed = bytesAfter(RedisFixedWindowStore::connect, 100);
-        long sliding1 = bytesAfter(RedisSlidingWindowStore::connect, 1);
-        long sliding100 = bytesAfter(RedisSlidingWindowStore::connect, 100);
+        long bucket = bytesAfter(s -> RedisRateLimitStore.connect(Algorithm.TOKEN_BUCKET, s), 100);
+        long fixed = bytesAfter(s -> RedisRateLimitStore.connect(Algorithm.FIXED_WINDOW, s), 100);
+        long sliding1 = bytesAfter(s -> RedisRateLimitStore.connect(Algorithm.SLIDING_WINDOW, s), 1);
+        long sliding100 = bytesAfter(s -> RedisRateLimitStore.connect(Algorithm.SLIDING_WINDOW, s), 100);
         // Past zset-max-listpack-entries (128) the sorted set becomes a skip list and a hash table.
-        long sliding1000 = bytesAfter(RedisSlidingWindowStore::connect, 1000);
+        long sliding1000 = bytesAfter(s -> RedisRateLimitStore.connect(Algorithm.SLIDING_WINDOW, s), 1000);
         System.out.printf(
                 "MEMORY USAGE per key: token bucket %d B, fixed window %d B, sliding window %d B at 1 entry,"
                         + " %d B at 100 entries, %d B at 1000 entries%n",
                 bucket, fixed, sliding1, sliding100, sliding1000);
-        assertEquals(fixed, bytesAfter(RedisFixedWindowStore::connect, 1), "a fixed window does not grow");
+        assertEquals(
+                fixed,
+                bytesAfter(s -> RedisRateLimitStore.connect(Algorithm.FIXED_WINDOW, s), 1),
+                "a fixed window does not grow");
         assertTrue(sliding100 > 10 * fixed, "100 entries cost over ten fixed windows");
     }
 
     /** Bytes of one key after {@code calls} admitted calls through a store built by {@code connect}. */
     private static long bytesAfter(Function<RedisSettings, RateLimitStore> connect, int calls) {
-        String key = BucketKeys.of("api", "client-" + calls + "-" + System.nanoTime());
+        String key = StoreKeys.of("api", "client-" + calls + "-" + System.nanoTime());
         try (RateLimitStore store = connect.apply(RedisSettings.of(redis.url(), Timeouts.GENEROUS, 1));
                 Jedis j = redis.admin()) {
             for (int i = 0; i < calls; i++) {

@@ -5,19 +5,12 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.tollgate.Decision;
-import dev.tollgate.LimitPolicy;
-import dev.tollgate.engine.RedisGuards;
-import dev.tollgate.guard.ExecutorCaller;
-import dev.tollgate.guard.GuardSettings;
-import dev.tollgate.guard.RedisGuard;
-import dev.tollgate.ratelimit.KeySpec;
-import dev.tollgate.ratelimit.LimitSpec;
-import dev.tollgate.ratelimit.RateLimiter;
-import dev.tollgate.ratelimit.RedisTokenBucketStore;
+import dev.tollgate.config.TollgateSettings;
+import dev.tollgate.engine.Tollgate;
 import dev.tollgate.testing.RedisServer;
+import dev.tollgate.testing.TestSettings;
 import java.io.IOException;
 import java.net.ServerSocket;
-import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
@@ -31,21 +24,17 @@ class LazyClientTest {
     @RegisterExtension
     static final RedisServer redis = new RedisServer();
 
-    static final Duration BUDGET = Duration.ofMillis(250);
-
     @Test
     void clusterAndSentinelsDownAtStartDegradeInsteadOfFailing() throws Exception {
         String nodes = "127.0.0.1:" + closedPort() + ",127.0.0.1:" + closedPort();
         for (String url : List.of("redis-cluster://" + nodes, "redis-sentinel://" + nodes + "/mymaster")) {
-            try (RedisLink link = RedisClients.create(RedisSettings.of(url, BUDGET, 4));
-                    RedisGuard guard = RedisGuards.forLink(
-                            link,
-                            ExecutorCaller.standalone(GuardSettings.defaults(BUDGET, 4)),
-                            Duration.ofMillis(100))) {
-                RateLimiter limiter =
-                        new RateLimiter(RedisTokenBucketStore.using(link), guard, (l, d, n) -> {}, System::nanoTime);
-                Decision d =
-                        limiter.check(new LimitSpec(LimitPolicy.quota("lazy", 5), new KeySpec.Global(), true), "k");
+            TollgateSettings settings = TestSettings.read(
+                    "tollgate.redis.url", url,
+                    "tollgate.redis.pool-size", "4",
+                    "tollgate.limits.lazy.capacity", "5",
+                    "tollgate.limits.lazy.refill-tokens", "0");
+            try (Tollgate tollgate = Tollgate.build(settings)) {
+                Decision d = tollgate.check("lazy", "k");
                 assertTrue(d.degraded() && d.allowed(), url + ": " + d);
             }
         }

@@ -7,8 +7,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.tollgate.LimitPolicy;
 import dev.tollgate.engine.RedisGuards;
-import dev.tollgate.ratelimit.BucketKeys;
-import dev.tollgate.ratelimit.RedisTokenBucketStore;
+import dev.tollgate.ratelimit.Algorithm;
+import dev.tollgate.ratelimit.RedisRateLimitStore;
+import dev.tollgate.ratelimit.StoreKeys;
 import dev.tollgate.testing.RedisCluster;
 import dev.tollgate.testing.Timeouts;
 import java.util.ArrayList;
@@ -31,14 +32,14 @@ class RedisClusterTest {
     static final RedisCluster cluster = new RedisCluster(3);
 
     static RedisLink link;
-    static RedisTokenBucketStore store;
+    static RedisRateLimitStore store;
 
     @BeforeAll
     static void connect() {
         System.out.println(
                 "cluster of 3 masters ready in " + cluster.setupTime().toMillis() + " ms");
         link = RedisClients.create(RedisSettings.of(cluster.url(), Timeouts.GENEROUS, 32));
-        store = RedisTokenBucketStore.using(link);
+        store = RedisRateLimitStore.using(Algorithm.TOKEN_BUCKET, link);
     }
 
     @AfterAll
@@ -51,7 +52,7 @@ class RedisClusterTest {
     static List<String> keyOnEveryMaster(String limit) {
         List<String> keys = new ArrayList<>(List.of("", "", ""));
         while (keys.contains("")) {
-            String key = BucketKeys.of(limit, UUID.randomUUID().toString());
+            String key = StoreKeys.of(limit, UUID.randomUUID().toString());
             int owner = cluster.ownerOf(key);
             if (keys.get(owner).isEmpty()) {
                 keys.set(owner, key);
@@ -77,7 +78,7 @@ class RedisClusterTest {
     void scriptFlushOnOneMasterCostsNoDecision() {
         LimitPolicy p = LimitPolicy.quota("cluster-flush", 3);
         List<String> keys = keyOnEveryMaster("cluster-flush");
-        String sha = RedisTokenBucketStore.script().sha1();
+        String sha = RedisRateLimitStore.script(Algorithm.TOKEN_BUCKET).sha1();
         keys.forEach(k -> assertEquals(2, store.tryConsume(p, k).remaining()));
         try (Jedis j = cluster.admin(1)) {
             j.scriptFlush();

@@ -89,7 +89,7 @@ public final class RedisCluster implements BeforeAllCallback, AfterAllCallback {
 
     private boolean allOk() {
         for (int port : ports) {
-            try (Jedis j = new Jedis("127.0.0.1", port, 500)) {
+            try (Jedis j = RedisProcesses.jedis(port, 500)) {
                 if (!j.clusterInfo().contains("cluster_state:ok")) {
                     return false;
                 }
@@ -136,7 +136,7 @@ public final class RedisCluster implements BeforeAllCallback, AfterAllCallback {
 
     /** A plain connection to master {@code i}; the caller closes it. */
     public Jedis admin(int i) {
-        return new Jedis("127.0.0.1", ports.get(i), 2000);
+        return RedisProcesses.jedis(ports.get(i), 2000);
     }
 
     /** Which master owns {@code key}'s slot, by {@code CLUSTER KEYSLOT} and {@code CLUSTER NODES}. */

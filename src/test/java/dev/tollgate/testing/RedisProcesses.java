@@ -8,6 +8,8 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
+import redis.clients.jedis.DefaultJedisClientConfig;
+import redis.clients.jedis.HostAndPort;
 import redis.clients.jedis.Jedis;
 
 /** What {@link RedisCluster} and {@link RedisSentinels} share: starting, awaiting and killing Redis processes. */
@@ -30,8 +32,21 @@ final class RedisProcesses {
         return p;
     }
 
+    /**
+     * An admin connection to a local test Redis, speaking RESP2 without negotiating as Tollgate's clients
+     * do (so Jedis does not warn about auto-negotiation on every connection).
+     */
+    static Jedis jedis(int port, int timeoutMillis) {
+        return new Jedis(
+                new HostAndPort("127.0.0.1", port),
+                DefaultJedisClientConfig.builder()
+                        .timeoutMillis(timeoutMillis)
+                        .autoNegotiateProtocol(false)
+                        .build());
+    }
+
     static boolean pings(int port) {
-        try (Jedis j = new Jedis("127.0.0.1", port, 200)) {
+        try (Jedis j = jedis(port, 200)) {
             return "PONG".equals(j.ping());
         } catch (RuntimeException notYet) {
             return false;

@@ -105,7 +105,7 @@ public final class RedisSentinels implements BeforeAllCallback, AfterAllCallback
 
     private boolean ready() {
         for (int port : sentinelPorts) {
-            try (Jedis j = new Jedis("127.0.0.1", port, 500)) {
+            try (Jedis j = RedisProcesses.jedis(port, 500)) {
                 Map<String, String> m = j.sentinelMaster(MASTER_NAME);
                 if (!"2".equals(m.get("num-other-sentinels")) || !"1".equals(m.get("num-slaves"))) {
                     return false;
@@ -125,7 +125,7 @@ public final class RedisSentinels implements BeforeAllCallback, AfterAllCallback
     /** Where the Sentinels say the master is, as a port; asks the first Sentinel that answers. */
     public int masterPort() {
         for (int port : sentinelPorts) {
-            try (Jedis j = new Jedis("127.0.0.1", port, 500)) {
+            try (Jedis j = RedisProcesses.jedis(port, 500)) {
                 return Integer.parseInt(
                         j.sentinelGetMasterAddrByName(MASTER_NAME).get(1));
             } catch (RuntimeException next) {

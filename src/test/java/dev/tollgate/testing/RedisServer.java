@@ -134,7 +134,7 @@ public final class RedisServer implements BeforeAllCallback, AfterAllCallback, T
 
     /** A plain connection for inspecting and breaking the server; the caller closes it. */
     public Jedis admin() {
-        return new Jedis("127.0.0.1", port, 2000);
+        return RedisProcesses.jedis(port, 2000);
     }
 
     /** Deletes every key. */
@@ -182,7 +182,7 @@ public final class RedisServer implements BeforeAllCallback, AfterAllCallback, T
             if (!process.isAlive()) {
                 throw new IOException("redis-server exited: " + Files.readString(dir.resolve("redis.log")));
             }
-            try (Jedis j = new Jedis("127.0.0.1", port, 200)) {
+            try (Jedis j = RedisProcesses.jedis(port, 200)) {
                 if ("PONG".equals(j.ping())) {
                     return;
                 }

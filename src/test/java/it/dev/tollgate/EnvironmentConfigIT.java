@@ -80,8 +80,9 @@ class EnvironmentConfigIT {
         assertTrue(server.started(), server.log());
         assertTrue(
                 server.log()
-                        .contains("Tollgate: limits are shared through Redis at redis://127.0.0.1:" + redis.port()
-                                + " (budget 2000 ms per check, at most 3 connections; 6 limits: [demo, demo-both,"
+                        .contains("Tollgate: limits, locks and counters are shared through Redis at redis://127.0.0.1:"
+                                + redis.port()
+                                + " (budget 2000 ms per call, at most 3 connections; 6 limits: [demo, demo-both,"
                                 + " demo-cdi, demo-ejb, demo-user, demo-window])"),
                 "no limit named demo_window or demo.fail.open beside the real ones:\n" + server.log());
     }

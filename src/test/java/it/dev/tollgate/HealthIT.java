@@ -44,7 +44,7 @@ class HealthIT {
     @Test
     void settingsAreLoggedOnceAtStartup() throws Exception {
         long lines = LibertyServer.log().stream()
-                .filter(l -> l.contains("Tollgate: limits are shared through Redis"))
+                .filter(l -> l.contains("Tollgate: limits, locks and counters are shared through Redis"))
                 .count();
         assertEquals(1, lines);
     }

@@ -1,7 +1,8 @@
 package dev.tollgate.experiments.bench;
 
 import dev.tollgate.LimitPolicy;
-import dev.tollgate.ratelimit.RedisTokenBucketStore;
+import dev.tollgate.ratelimit.Algorithm;
+import dev.tollgate.ratelimit.RedisRateLimitStore;
 import dev.tollgate.redis.RedisClients;
 import dev.tollgate.redis.RedisLink;
 import dev.tollgate.redis.RedisSettings;
@@ -32,12 +33,12 @@ public final class Checks implements AutoCloseable {
             .build();
 
     private final RedisLink link;
-    private final RedisTokenBucketStore store;
+    private final RedisRateLimitStore store;
     private final ProxyManager<String> bucket4j;
 
     Checks(String url, int poolSize) {
         link = RedisClients.create(RedisSettings.of(url, Duration.ofSeconds(2), poolSize));
-        store = RedisTokenBucketStore.using(link);
+        store = RedisRateLimitStore.using(Algorithm.TOKEN_BUCKET, link);
         // Bucket4j's Jedis backend on the same UnifiedJedis (a Jedis 8 RedisClient): compare-and-swap,
         // with the expiry its docs recommend, like Tollgate's own.
         bucket4j = Bucket4jJedis.casBasedBuilder(link.jedis())

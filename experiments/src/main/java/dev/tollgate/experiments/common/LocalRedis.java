@@ -8,6 +8,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import redis.clients.jedis.DefaultJedisClientConfig;
+import redis.clients.jedis.HostAndPort;
 import redis.clients.jedis.Jedis;
 
 /**
@@ -127,7 +129,17 @@ public final class LocalRedis implements AutoCloseable {
 
     /** A plain connection for setup and inspection; the caller closes it. */
     public Jedis admin() {
-        return new Jedis("127.0.0.1", port, 5000);
+        return jedis(port, 5000);
+    }
+
+    /** A connection speaking RESP2 without negotiating, as Tollgate's clients do (no Jedis warning). */
+    public static Jedis jedis(int port, int timeoutMillis) {
+        return new Jedis(
+                new HostAndPort("127.0.0.1", port),
+                DefaultJedisClientConfig.builder()
+                        .timeoutMillis(timeoutMillis)
+                        .autoNegotiateProtocol(false)
+                        .build());
     }
 
     public String version() {
@@ -169,7 +181,7 @@ public final class LocalRedis implements AutoCloseable {
             if (!process.isAlive()) {
                 throw new IOException("redis-server exited: " + Files.readString(dir.resolve("redis.log")));
             }
-            try (Jedis j = new Jedis("127.0.0.1", port, 200)) {
+            try (Jedis j = jedis(port, 200)) {
                 if ("PONG".equals(j.ping())) {
                     return;
                 }

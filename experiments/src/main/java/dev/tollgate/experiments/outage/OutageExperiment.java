@@ -1,24 +1,14 @@
 package dev.tollgate.experiments.outage;
 
 import dev.tollgate.Decision;
-import dev.tollgate.LimitPolicy;
-import dev.tollgate.core.Guard;
-import dev.tollgate.engine.RedisGuards;
+import dev.tollgate.config.PropertySource;
+import dev.tollgate.config.SettingsReader;
+import dev.tollgate.config.TollgateSettings;
+import dev.tollgate.engine.Tollgate;
 import dev.tollgate.experiments.common.Environment;
 import dev.tollgate.experiments.common.LocalRedis;
 import dev.tollgate.experiments.common.Options;
-import dev.tollgate.guard.CircuitBreaker;
-import dev.tollgate.guard.ExecutorCaller;
-import dev.tollgate.guard.GuardSettings;
-import dev.tollgate.guard.RedisGuard;
-import dev.tollgate.ratelimit.DecisionListener;
-import dev.tollgate.ratelimit.KeySpec;
-import dev.tollgate.ratelimit.LimitSpec;
-import dev.tollgate.ratelimit.RateLimiter;
-import dev.tollgate.ratelimit.RedisTokenBucketStore;
-import dev.tollgate.redis.RedisClients;
-import dev.tollgate.redis.RedisLink;
-import dev.tollgate.redis.RedisSettings;
+import dev.tollgate.guard.BreakerState;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -26,15 +16,13 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
-import java.util.concurrent.Callable;
 import java.util.concurrent.locks.LockSupport;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
 /**
- * The article's outage experiment against Tollgate's guard: sequential checks through one {@link
- * RateLimiter} while one redis-server process is healthy, SIGKILLed, restarted on the same port,
+ * The article's outage experiment against Tollgate's guard: sequential checks through {@link
+ * Tollgate#check}, built from settings as a user builds it, while one redis-server process is healthy, SIGKILLed, restarted on the same port,
  * SIGSTOPped (first with a breaker that never opens, the article's situation, then with Tollgate's
  * breaker) and SIGCONTed. Every check is timed with {@link System#nanoTime()}; each phase also
  * compares its monotonic and wall-clock durations, since a machine that sleeps stalls every timer.
@@ -45,8 +33,7 @@ public final class OutageExperiment {
     /** Tollgate's default {@code tollgate.redis.pool-size}: connections, and the guard's worker threads. */
     static final int POOL = 16;
     /** A bucket that never runs dry during the run: every non-degraded decision is an allow. */
-    static final LimitSpec LIMIT = new LimitSpec(
-            LimitPolicy.of("outage", 1_000_000_000L, 1_000_000L, Duration.ofSeconds(1)), new KeySpec.Global(), true);
+    static final String LIMIT = "outage";
 
     static final Duration RECOVERY_LIMIT = Duration.ofSeconds(10);
 
@@ -84,6 +71,25 @@ public final class OutageExperiment {
 
     private OutageExperiment() {}
 
+    /** Tollgate's settings as a user writes them: the defaults but for the limit, fail open. */
+    static TollgateSettings settings(String url) {
+        return SettingsReader.read(PropertySource.of(Map.of(
+                "tollgate.redis.url",
+                url,
+                "tollgate.redis.timeout",
+                BUDGET.toMillis() + "ms",
+                "tollgate.redis.pool-size",
+                Integer.toString(POOL),
+                "tollgate.limits." + LIMIT + ".capacity",
+                "1000000000",
+                "tollgate.limits." + LIMIT + ".refill-tokens",
+                "1000000",
+                "tollgate.limits." + LIMIT + ".refill-period",
+                "1s",
+                "tollgate.limits." + LIMIT + ".key",
+                "global")));
+    }
+
     public static void main(String[] args) throws Exception {
         Options options = Options.parse(args, Path.of("results"));
         int checks = options.quick() ? 20 : 300;
@@ -118,31 +124,23 @@ public final class OutageExperiment {
     }
 
     private static List<PhaseRun> run(LocalRedis redis, int checks, int warmup) throws Exception {
-        GuardSettings defaults = GuardSettings.defaults(BUDGET, POOL);
-        try (RedisLink link = RedisClients.create(RedisSettings.of(redis.url(), BUDGET, POOL));
-                RedisGuard breakerOn =
-                        RedisGuards.forLink(link, ExecutorCaller.standalone(defaults), defaults.probeInterval());
-                RedisGuard breakerOff = RedisGuards.forLink(
-                        link,
-                        new ExecutorCaller(
-                                defaults,
-                                new CircuitBreaker(Integer.MAX_VALUE, defaults.breakerDelay(), System::nanoTime)),
-                        defaults.probeInterval())) {
-            SwitchedGuard guard = new SwitchedGuard(breakerOn);
-            RateLimiter limiter =
-                    new RateLimiter(RedisTokenBucketStore.using(link), guard, DecisionListener.NONE, System::nanoTime);
+        TollgateSettings settings = settings(redis.url());
+        TollgateSettings neverOpens = settings.withGuard(settings.guard().withFailureThreshold(Integer.MAX_VALUE));
+        try (Tollgate breakerOn = Tollgate.build(settings);
+                Tollgate breakerOff = Tollgate.build(neverOpens)) {
+            BreakerState onState = breakerOn.breakerState().orElseThrow();
 
             // Unrecorded: JIT, connections and both guards' worker threads warm before the first phase.
             for (int i = 0; i < warmup; i++) {
-                guard.use(i % 2 == 0 ? breakerOn : breakerOff);
-                requireNotDegraded(limiter.check(LIMIT, "warm-up"), "warm-up");
+                Tollgate t = i % 2 == 0 ? breakerOn : breakerOff;
+                requireNotDegraded(t.check(LIMIT, "warm-up"), "warm-up");
             }
 
             List<PhaseRun> runs = new ArrayList<>();
             for (Phase phase : Phase.values()) {
                 Instant wall0 = Instant.now();
                 long mono0 = System.nanoTime();
-                long probes0 = breakerOn.probesSent();
+                long probes0 = onState.probesSent();
                 long fault0 = System.nanoTime();
                 switch (phase) {
                     case HEALTHY -> {}
@@ -153,16 +151,16 @@ public final class OutageExperiment {
                     case RESUMED -> redis.resume();
                 }
                 long faultNanos = System.nanoTime() - fault0;
-                guard.use(phase == Phase.HUNG_BREAKER_OFF ? breakerOff : breakerOn);
-                long recovery = phase == Phase.RESTARTED || phase == Phase.RESUMED ? awaitClosed(breakerOn) : 0;
+                Tollgate current = phase == Phase.HUNG_BREAKER_OFF ? breakerOff : breakerOn;
+                long recovery = phase == Phase.RESTARTED || phase == Phase.RESUMED ? awaitClosed(onState) : 0;
 
                 List<Check> done = new ArrayList<>(checks);
                 int openedAfter = -1;
                 for (int i = 0; i < checks; i++) {
                     long start = System.nanoTime();
-                    Decision d = limiter.check(LIMIT, "client");
+                    Decision d = current.check(LIMIT, "client");
                     long took = System.nanoTime() - start;
-                    boolean open = breakerOn.isOpen();
+                    boolean open = onState.isOpen();
                     if (open && openedAfter < 0) {
                         openedAfter = i;
                     }
@@ -176,7 +174,7 @@ public final class OutageExperiment {
                         faultNanos,
                         recovery,
                         openedAfter,
-                        breakerOn.probesSent() - probes0,
+                        onState.probesSent() - probes0,
                         monoNanos,
                         wallNanos);
                 runs.add(r);
@@ -193,7 +191,7 @@ public final class OutageExperiment {
     }
 
     /** Polls (no checks) until the guard lets checks through again; the time from now, 0, or -1. */
-    private static long awaitClosed(RedisGuard guard) {
+    private static long awaitClosed(BreakerState guard) {
         long start = System.nanoTime();
         if (!guard.isOpen()) {
             return 0;
@@ -211,24 +209,6 @@ public final class OutageExperiment {
     private static void requireNotDegraded(Decision d, String when) {
         if (d.degraded()) {
             throw new IllegalStateException("a degraded decision during " + when + ": Redis is not healthy");
-        }
-    }
-
-    /** The one limiter's guard: Tollgate's default, or the breaker that never opens for one phase. */
-    private static final class SwitchedGuard implements Guard {
-        private volatile Guard current;
-
-        SwitchedGuard(Guard initial) {
-            this.current = initial;
-        }
-
-        void use(Guard guard) {
-            current = guard;
-        }
-
-        @Override
-        public <T> Optional<T> call(Callable<T> call) {
-            return current.call(call);
         }
     }
 }

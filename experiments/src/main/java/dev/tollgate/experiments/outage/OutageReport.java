@@ -96,13 +96,14 @@ final class OutageReport {
         StringBuilder md = new StringBuilder("# Outage: what a check costs while Redis is dead or hung\n\n");
         md.append(String.format(
                 Locale.ROOT,
-                "%d sequential checks per phase through one `RateLimiter` (token bucket, 10⁹ tokens, fail-open),"
-                        + " budget %d ms, one redis-server process killed and restarted on the same port, stopped and"
-                        + " continued. Every phase but one uses Tollgate's guard with its defaults (`ExecutorCaller`,"
-                        + " `CircuitBreaker`: 3 failures in a row open it for 500 ms, background probe every 100 ms);"
-                        + " `hung-breaker-off` uses the same guard with a breaker that never opens (threshold"
-                        + " `Integer.MAX_VALUE`), the article's situation. %d unrecorded warm-up checks first."
-                        + " Latency: `System.nanoTime()` around `RateLimiter.check`.%n%n",
+                "%d sequential checks per phase through `Tollgate.check` (built from settings with"
+                        + " `Tollgate.build`; token bucket, 10⁹ tokens, fail-open), budget %d ms, one redis-server"
+                        + " process killed and restarted on the same port, stopped and continued. Every phase but"
+                        + " one uses Tollgate's guard with its defaults (`ExecutorCaller`, `ConsecutiveFailuresBreaker`:"
+                        + " 3 failures in a row open it for 500 ms, background probe every 100 ms);"
+                        + " `hung-breaker-off` uses a second Tollgate whose breaker never opens (its settings'"
+                        + " threshold `Integer.MAX_VALUE`), the article's situation. %d unrecorded warm-up checks first."
+                        + " Latency: `System.nanoTime()` around `Tollgate.check`.%n%n",
                 checks,
                 OutageExperiment.BUDGET.toMillis(),
                 warmup));

@@ -1,7 +1,8 @@
 package dev.tollgate.experiments.race;
 
 import dev.tollgate.LimitPolicy;
-import dev.tollgate.ratelimit.RedisTokenBucketStore;
+import dev.tollgate.ratelimit.Algorithm;
+import dev.tollgate.ratelimit.RedisRateLimitStore;
 import java.util.List;
 import redis.clients.jedis.Connection;
 import redis.clients.jedis.Jedis;
@@ -38,11 +39,13 @@ final class OneConnectionRace {
         this.scriptArgs = scriptArgs(LimitPolicy.quota("race", capacity));
         if (impl == Impl.LUA) {
             // A pipelined EVALSHA cannot fall back to EVAL per call as the store does: load it up front.
-            new Jedis(connection).scriptLoad(RedisTokenBucketStore.script().source());
+            new Jedis(connection)
+                    .scriptLoad(
+                            RedisRateLimitStore.script(Algorithm.TOKEN_BUCKET).source());
         }
     }
 
-    /** The arguments RedisTokenBucketStore passes to token-bucket.lua for {@code policy}. */
+    /** The arguments RedisRateLimitStore passes to token-bucket.lua for {@code policy}. */
     static List<String> scriptArgs(LimitPolicy policy) {
         return List.of(
                 Long.toString(policy.capacity()),
@@ -72,7 +75,11 @@ final class OneConnectionRace {
                     step[s] = impl == Impl.NAIVE ? Step.READ : Step.SCRIPT;
                     reply[s] = impl == Impl.NAIVE
                             ? p.hmget(key, NaiveCheck.FIELD)
-                            : p.evalsha(RedisTokenBucketStore.script().sha1(), List.of(key), scriptArgs);
+                            : p.evalsha(
+                                    RedisRateLimitStore.script(Algorithm.TOKEN_BUCKET)
+                                            .sha1(),
+                                    List.of(key),
+                                    scriptArgs);
                     sent = true;
                 } else if (step[s] == Step.WRITE) {
                     reply[s] = p.hset(key, NaiveCheck.FIELD, Long.toString(seen[s] - 1));

@@ -1,7 +1,8 @@
 package dev.tollgate.experiments.race;
 
 import dev.tollgate.LimitPolicy;
-import dev.tollgate.ratelimit.RedisTokenBucketStore;
+import dev.tollgate.ratelimit.Algorithm;
+import dev.tollgate.ratelimit.RedisRateLimitStore;
 import dev.tollgate.redis.RedisClients;
 import dev.tollgate.redis.RedisLink;
 import dev.tollgate.redis.RedisSettings;
@@ -19,12 +20,12 @@ import redis.clients.jedis.RedisClient;
 final class PoolRace implements AutoCloseable {
 
     private final RedisLink link;
-    private final RedisTokenBucketStore store;
+    private final RedisRateLimitStore store;
     private final int inFlight;
 
     PoolRace(String url, int inFlight) {
         this.link = RedisClients.create(RedisSettings.of(url, Duration.ofSeconds(5), inFlight));
-        this.store = RedisTokenBucketStore.using(link);
+        this.store = RedisRateLimitStore.using(Algorithm.TOKEN_BUCKET, link);
         this.inFlight = inFlight;
         // Open every connection now, so the race measures checks, not connects.
         ((RedisClient) link.jedis()).getPool().addObjects(inFlight);

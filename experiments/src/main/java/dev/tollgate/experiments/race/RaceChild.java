@@ -1,5 +1,6 @@
 package dev.tollgate.experiments.race;
 
+import dev.tollgate.experiments.common.LocalRedis;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
@@ -34,7 +35,7 @@ public final class RaceChild {
                 admitted = race.run(impl, key, capacity, checks);
             }
         } else {
-            try (Jedis jedis = new Jedis("127.0.0.1", port, 5000)) {
+            try (Jedis jedis = LocalRedis.jedis(port, 5000)) {
                 new OneConnectionRace(jedis.getConnection(), impl, key + ":warmup", 1_000_000).run(inFlight, 300);
                 awaitGo(in);
                 admitted = new OneConnectionRace(jedis.getConnection(), impl, key, capacity).run(inFlight, checks);

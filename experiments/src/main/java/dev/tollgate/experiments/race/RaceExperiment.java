@@ -3,7 +3,8 @@ package dev.tollgate.experiments.race;
 import dev.tollgate.experiments.common.Environment;
 import dev.tollgate.experiments.common.LocalRedis;
 import dev.tollgate.experiments.common.Options;
-import dev.tollgate.ratelimit.RedisTokenBucketStore;
+import dev.tollgate.ratelimit.Algorithm;
+import dev.tollgate.ratelimit.RedisRateLimitStore;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -45,7 +46,8 @@ public final class RaceExperiment {
                     "race: capacity %d, %d checks, %d trials x %d configurations x 2 checks; Redis %s on port %d%n",
                     CAPACITY, CHECKS, trials, CONFIGS.size(), redis.version(), redis.port());
             try (Jedis admin = redis.admin()) {
-                admin.scriptLoad(RedisTokenBucketStore.script().source());
+                admin.scriptLoad(
+                        RedisRateLimitStore.script(Algorithm.TOKEN_BUCKET).source());
             }
             List<RaceResult> results = run(redis, trials);
             env.put("load average at end", Environment.loadAverage());

@@ -1,14 +1,14 @@
 package dev.tollgate.lock;
 
 /**
- * One run of a guarded job.
+ * One run of a {@code @OncePerCluster} job: whether it ran here, and what it returned.
  *
  * @param outcome whether the job ran
  * @param value what the job returned when it ran, else {@code null}
  */
-public record GuardedRun(RunOutcome outcome, Object value) {
+public record JobRun(RunOutcome outcome, Object value) {
 
-    public GuardedRun {
+    public JobRun {
         if (outcome == null) {
             throw new IllegalArgumentException("outcome must not be null");
         }
@@ -17,8 +17,8 @@ public record GuardedRun(RunOutcome outcome, Object value) {
         }
     }
 
-    static GuardedRun skipped(RunOutcome outcome) {
-        return new GuardedRun(outcome, null);
+    static JobRun skipped(RunOutcome outcome) {
+        return new JobRun(outcome, null);
     }
 
     /** Whether the job ran on this server. */

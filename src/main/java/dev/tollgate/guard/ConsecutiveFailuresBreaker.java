@@ -9,7 +9,7 @@ import java.util.function.LongSupplier;
  * {@code threshold} failures in a row open it; after {@code delay} one trial call is let through
  * (half-open); its success closes it, its failure opens it again.
  */
-public final class CircuitBreaker implements Breaker {
+public final class ConsecutiveFailuresBreaker implements Breaker {
 
     private enum State {
         CLOSED,
@@ -24,7 +24,7 @@ public final class CircuitBreaker implements Breaker {
     private int failures;
     private long openedAt;
 
-    public CircuitBreaker(int threshold, Duration delay, LongSupplier nanoTime) {
+    public ConsecutiveFailuresBreaker(int threshold, Duration delay, LongSupplier nanoTime) {
         this.threshold = threshold;
         this.delayNanos = delay.toNanos();
         this.nanoTime = nanoTime;

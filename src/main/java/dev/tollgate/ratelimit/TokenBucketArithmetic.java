@@ -2,53 +2,24 @@ package dev.tollgate.ratelimit;
 
 import dev.tollgate.Decision;
 import dev.tollgate.LimitPolicy;
-import dev.tollgate.core.MicrosClock;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicLong;
+import dev.tollgate.core.ExpiringMap;
 
-/**
- * Token buckets in this JVM's memory, with the same arithmetic as {@code token-bucket.lua}. Limits are
- * per server: two servers behind a balancer each admit the full capacity.
- */
-public final class InProcessTokenBucketStore implements RateLimitStore {
+/** Token buckets in memory, with the same arithmetic as {@code token-bucket.lua}. */
+final class TokenBucketArithmetic implements InProcessArithmetic<TokenBucketArithmetic.Bucket> {
 
-    private static final int SWEEP_EVERY = 4096;
-
-    private final ConcurrentHashMap<String, Bucket> buckets = new ConcurrentHashMap<>();
-    private final AtomicLong calls = new AtomicLong();
-    private final MicrosClock clock;
-
-    public InProcessTokenBucketStore(MicrosClock clock) {
-        this.clock = clock;
+    @Override
+    public ExpiringMap.Updated<Bucket, Decision> consume(Bucket live, LimitPolicy policy, long now) {
+        Bucket bucket = live == null ? new Bucket(policy.capacity(), now) : live;
+        return new ExpiringMap.Updated<>(bucket, bucket.consume(policy, now));
     }
 
     @Override
-    public Decision tryConsume(LimitPolicy policy, String bucketKey) {
-        long now = clock.nowMicros();
-        if (calls.incrementAndGet() % SWEEP_EVERY == 0) {
-            buckets.values().removeIf(b -> b.expired(now));
-        }
-        Decision[] out = new Decision[1];
-        buckets.compute(bucketKey, (k, b) -> {
-            Bucket bucket = b == null || b.expired(now) ? new Bucket(policy.capacity(), now) : b;
-            out[0] = bucket.consume(policy, now);
-            return bucket;
-        });
-        return out[0];
+    public long expiresAt(Bucket bucket) {
+        return bucket.expiresAt;
     }
 
-    /** Number of buckets held, expired or not. */
-    public int size() {
-        return buckets.size();
-    }
-
-    @Override
-    public void close() {
-        buckets.clear();
-    }
-
-    /** Guarded by the map's per-key lock in {@code compute}. */
-    private static final class Bucket {
+    /** Guarded by the map's per-key lock. */
+    static final class Bucket {
         private double tokens;
         private long ts;
         private long expiresAt = Long.MAX_VALUE;
@@ -56,10 +27,6 @@ public final class InProcessTokenBucketStore implements RateLimitStore {
         Bucket(long capacity, long now) {
             this.tokens = capacity;
             this.ts = now;
-        }
-
-        boolean expired(long now) {
-            return now >= expiresAt;
         }
 
         Decision consume(LimitPolicy p, long now) {

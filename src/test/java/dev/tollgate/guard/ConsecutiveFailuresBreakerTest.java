@@ -9,10 +9,11 @@ import java.time.Duration;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 
-class CircuitBreakerTest {
+class ConsecutiveFailuresBreakerTest {
 
     private final AtomicLong now = new AtomicLong();
-    private final CircuitBreaker breaker = new CircuitBreaker(3, Duration.ofMillis(500), now::get);
+    private final ConsecutiveFailuresBreaker breaker =
+            new ConsecutiveFailuresBreaker(3, Duration.ofMillis(500), now::get);
 
     @Test
     void opensAfterThresholdFailuresInARow() {

@@ -11,23 +11,19 @@ import jakarta.enterprise.inject.literal.NamedLiteral;
 import jakarta.inject.Inject;
 import java.security.Principal;
 
-/** Turns a limit's {@code key} setting and what is known of the caller into a client key. */
+/** Turns a limit's {@code key} setting and what is known of the caller into a client key (whose bucket). */
 @ApplicationScoped
-public class Keys {
-
-    /** Longest raw key kept; longer ones are cut before hashing, so a header cannot make us hash megabytes. */
-    static final int MAX_LENGTH = 512;
+public class ClientKeys {
 
     @Inject
     @Any
     Instance<KeyResolver> resolvers;
 
     public String keyFor(LimitSpec limit, CallerInfo caller) {
-        String key = rawKey(limit.key(), caller);
-        return key.length() > MAX_LENGTH ? key.substring(0, MAX_LENGTH) : key;
+        return clientKey(limit.key(), caller);
     }
 
-    private String rawKey(KeySpec spec, CallerInfo caller) {
+    private String clientKey(KeySpec spec, CallerInfo caller) {
         if (spec instanceof KeySpec.Ip) {
             return caller.clientAddress().orElse("unknown");
         }

@@ -1,28 +1,26 @@
 package dev.tollgate.cdi;
 
-import dev.tollgate.core.MicrosClock;
+import dev.tollgate.RateLimits;
+import dev.tollgate.counter.Counters;
 import dev.tollgate.lock.DistributedLock;
-import dev.tollgate.lock.InProcessDistributedLock;
 import dev.tollgate.lock.LockMetrics;
 import dev.tollgate.lock.OncePerClusterRunner;
-import dev.tollgate.lock.RedisDistributedLock;
 import dev.tollgate.metrics.MicroProfileLockMetrics;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Instance;
 import jakarta.enterprise.inject.Produces;
 import jakarta.inject.Inject;
 import jakarta.inject.Singleton;
-import java.util.logging.Logger;
 import org.eclipse.microprofile.metrics.MetricRegistry;
 
 /**
- * Produces the {@link DistributedLock} (on Tollgate's Redis, or in process when none is configured)
- * and the {@link OncePerClusterRunner} that the interceptor uses.
+ * What an application injects: {@link RateLimits} (check a limit from code), {@link Counters} and
+ * {@link DistributedLock}, all from the application's {@link dev.tollgate.engine.Tollgate}, so behind
+ * the same budget and breaker as {@code @RateLimited}; and the {@link OncePerClusterRunner} of the
+ * {@code @OncePerCluster} interceptor.
  */
 @ApplicationScoped
-public class LockProducer {
-
-    private static final Logger LOG = Logger.getLogger(LockProducer.class.getName());
+public class TollgateBeans {
 
     @Inject
     TollgateRuntime runtime;
@@ -32,13 +30,20 @@ public class LockProducer {
 
     @Produces
     @Singleton
+    RateLimits rateLimits() {
+        return runtime.tollgate();
+    }
+
+    @Produces
+    @Singleton
+    Counters counters() {
+        return runtime.tollgate().counters();
+    }
+
+    @Produces
+    @Singleton
     DistributedLock distributedLock() {
-        return runtime.redis().<DistributedLock>map(RedisDistributedLock::using).orElseGet(() -> {
-            LOG.warning("Tollgate: tollgate.redis.url is not set, so @OncePerCluster locks are kept in this"
-                    + " server's memory: they exclude runs within this server only, and every server runs"
-                    + " the job");
-            return new InProcessDistributedLock(MicrosClock.system());
-        });
+        return runtime.tollgate().locks();
     }
 
     @Produces

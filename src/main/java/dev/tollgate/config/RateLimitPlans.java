@@ -1,0 +1,73 @@
+package dev.tollgate.config;
+
+import dev.tollgate.RateKey;
+import dev.tollgate.RateLimited;
+import java.lang.annotation.Annotation;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * The one reader of {@link RateLimited} and {@link RateKey}, for the CDI extension, the interceptor and
+ * the JAX-RS filter alike: the method's annotation over its bean class's, read once per {@link
+ * BeanMethod}.
+ */
+public final class RateLimitPlans {
+
+    private static final Map<BeanMethod, Plan> PLANS = new ConcurrentHashMap<>();
+
+    private RateLimitPlans() {}
+
+    /**
+     * What to check before one method runs.
+     *
+     * @param limits the limits, in order; empty when the method is not limited
+     * @param keyParameter the index of the {@link RateKey} parameter, or -1
+     */
+    public record Plan(List<String> limits, int keyParameter) {
+        public Plan {
+            limits = List.copyOf(limits);
+        }
+    }
+
+    /** The plan of {@code method} as {@code beanClass} has it. */
+    public static Plan of(BeanMethod method) {
+        return PLANS.computeIfAbsent(method, RateLimitPlans::read);
+    }
+
+    private static Plan read(BeanMethod m) {
+        List<String> limits =
+                m.binding(RateLimited.class).map(r -> List.of(r.value())).orElse(List.of());
+        int keyParameter = -1;
+        Annotation[][] params = m.method().getParameterAnnotations();
+        for (int i = 0; i < params.length; i++) {
+            for (Annotation a : params[i]) {
+                if (a instanceof RateKey) {
+                    keyParameter = i;
+                }
+            }
+        }
+        return new Plan(limits, keyParameter);
+    }
+
+    /**
+     * Every {@link RateLimited} of {@code beanClass}, for deployment validation: the type's (under the class
+     * name) and each business method's own (under {@code class#method}).
+     */
+    public static Map<String, List<String>> usages(Class<?> beanClass) {
+        Map<String, List<String>> out = new LinkedHashMap<>();
+        RateLimited onType = beanClass.getAnnotation(RateLimited.class);
+        if (onType != null) {
+            out.put(beanClass.getName(), List.of(onType.value()));
+        }
+        for (BeanMethod m : BeanMethod.of(beanClass)) {
+            RateLimited onMethod = m.method().getAnnotation(RateLimited.class);
+            if (onMethod != null) {
+                out.put(m.where(), new ArrayList<>(List.of(onMethod.value())));
+            }
+        }
+        return out;
+    }
+}

@@ -1,0 +1,255 @@
+package dev.tollgate.engine;
+
+import dev.tollgate.Decision;
+import dev.tollgate.LimitPolicy;
+import dev.tollgate.RateLimits;
+import dev.tollgate.TollgateConfigException;
+import dev.tollgate.config.TollgateSettings;
+import dev.tollgate.core.Guard;
+import dev.tollgate.core.MicrosClock;
+import dev.tollgate.counter.Counters;
+import dev.tollgate.counter.InProcessCounters;
+import dev.tollgate.counter.RedisCounters;
+import dev.tollgate.guard.Breaker;
+import dev.tollgate.guard.BreakerState;
+import dev.tollgate.guard.ExecutorCaller;
+import dev.tollgate.guard.GuardSettings;
+import dev.tollgate.guard.RedisGuard;
+import dev.tollgate.guard.ShardedGuard;
+import dev.tollgate.http.ClientAddresses;
+import dev.tollgate.lock.DistributedLock;
+import dev.tollgate.lock.InProcessDistributedLock;
+import dev.tollgate.lock.RedisDistributedLock;
+import dev.tollgate.ratelimit.Algorithm;
+import dev.tollgate.ratelimit.DecisionListener;
+import dev.tollgate.ratelimit.InProcessRateLimitStore;
+import dev.tollgate.ratelimit.LimitSpec;
+import dev.tollgate.ratelimit.RateLimitStore;
+import dev.tollgate.ratelimit.RateLimiter;
+import dev.tollgate.ratelimit.RedisRateLimitStore;
+import dev.tollgate.redis.RedisClients;
+import dev.tollgate.redis.RedisLink;
+import dev.tollgate.redis.RedisSettings;
+import dev.tollgate.redis.RedisUrl;
+import java.util.EnumMap;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeSet;
+import java.util.function.LongSupplier;
+import java.util.function.Supplier;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+/**
+ * Tollgate, assembled: typed settings in; the rate limiter, counters, locks and the guard around Redis
+ * out. The one composition root: the CDI runtime builds it (with MicroProfile Fault Tolerance's circuit
+ * breaker), and plain Java, tests and tools build it the same way.
+ *
+ * <pre>{@code
+ * TollgateSettings settings = SettingsReader.read(PropertySource.of(Map.of(
+ *         "tollgate.redis.url", "redis://localhost:6379",
+ *         "tollgate.limits.orders.capacity", "20",
+ *         "tollgate.limits.orders.refill-tokens", "5")));
+ * try (Tollgate tollgate = Tollgate.build(settings)) {
+ *     Decision d = tollgate.check("orders", customerId);
+ *     long n = tollgate.counters().increment("signups", 1, Duration.ofDays(1));
+ * }
+ * }</pre>
+ *
+ * <p>Every Redis call, a limit's, a counter's or a lock's, goes through the same guard: one budget per
+ * call, one breaker (one per master with a Redis Cluster), one background probe. Without {@code
+ * tollgate.redis.url} every store is kept in this JVM's memory.
+ */
+public final class Tollgate implements RateLimits, AutoCloseable {
+
+    private static final Logger LOG = Logger.getLogger(Tollgate.class.getName());
+
+    private final TollgateSettings settings;
+    private final ClientAddresses clientAddresses;
+    private final Map<Algorithm, RateLimitStore> stores = new EnumMap<>(Algorithm.class);
+    private final RedisLink redis;
+    private final Shared guard;
+    private final RateLimiter limiter;
+    private final Counters counters;
+    private final DistributedLock locks;
+
+    /** The guard of a Redis link, seen three ways. */
+    private record Shared(Guard guard, BreakerState state, AutoCloseable closer) {
+        static final Shared NONE = new Shared(Guard.DIRECT, null, () -> {});
+    }
+
+    private Tollgate(Builder b) {
+        this.settings = b.settings;
+        this.clientAddresses = new ClientAddresses(
+                settings.http().trustedProxies(),
+                settings.http().clientHeader(),
+                settings.http().ipv6Prefix());
+        Optional<RedisUrl> url = settings.redisUrl();
+        if (url.isPresent()) {
+            redis = RedisClients.create(new RedisSettings(url.get(), settings.budget(), settings.poolSize()));
+            guard = guard(url.get(), redis, settings.guard(), b.breaker);
+            for (Algorithm a : Algorithm.values()) {
+                stores.put(a, RedisRateLimitStore.using(a, redis));
+            }
+            counters = RedisCounters.using(redis, guard.guard());
+            locks = RedisDistributedLock.using(redis, guard.guard());
+            LOG.info(() -> "Tollgate: limits, locks and counters are shared through Redis at " + url.get() + " (budget "
+                    + settings.budget().toMillis() + " ms per call, at most " + settings.poolSize()
+                    + " connections; " + limitsText() + ")");
+        } else {
+            redis = null;
+            guard = Shared.NONE;
+            for (Algorithm a : Algorithm.values()) {
+                stores.put(a, InProcessRateLimitStore.of(a, b.clock));
+            }
+            counters = new InProcessCounters(b.clock);
+            locks = new InProcessDistributedLock(b.clock);
+            LOG.warning(() -> "Tollgate: tollgate.redis.url is not set, so limits, locks and counters are kept in"
+                    + " this server's memory and apply per server, not across servers (" + limitsText() + ")");
+        }
+        this.limiter = new RateLimiter(stores, guard.guard(), b.listener, b.nanoTime);
+    }
+
+    /**
+     * A guard per Redis Cluster master, each with Tollgate's own breaker (Fault Tolerance keeps one
+     * breaker per method); one guard with {@code breaker} for one server or a Sentinel-watched master.
+     */
+    private static Shared guard(RedisUrl url, RedisLink redis, GuardSettings gs, Supplier<Breaker> breaker) {
+        if (url.kind() == RedisUrl.Kind.CLUSTER) {
+            ShardedGuard sharded =
+                    RedisGuards.perMaster(redis, () -> ExecutorCaller.standalone(gs), gs.probeInterval());
+            return new Shared(sharded, sharded, sharded);
+        }
+        RedisGuard single = RedisGuards.forLink(redis, new ExecutorCaller(gs, breaker.get()), gs.probeInterval());
+        return new Shared(single, single, single);
+    }
+
+    /** Tollgate with its own circuit breaker. */
+    public static Tollgate build(TollgateSettings settings) {
+        return builder(settings).build();
+    }
+
+    /** For a breaker, a decision listener or clocks of one's own. */
+    public static Builder builder(TollgateSettings settings) {
+        return new Builder(settings);
+    }
+
+    /** What {@link #build} takes beyond the settings; each has a default. */
+    public static final class Builder {
+        private final TollgateSettings settings;
+        private Supplier<Breaker> breaker;
+        private DecisionListener listener = DecisionListener.NONE;
+        private MicrosClock clock = MicrosClock.system();
+        private LongSupplier nanoTime = System::nanoTime;
+
+        private Builder(TollgateSettings settings) {
+            if (settings == null) {
+                throw new IllegalArgumentException("settings must not be null");
+            }
+            this.settings = settings;
+            this.breaker = () -> Breaker.of(settings.guard());
+        }
+
+        /**
+         * The circuit breaker around one Redis server (or a Sentinel-watched master); default Tollgate's
+         * own, with the settings' threshold and delay. A Redis Cluster gets Tollgate's own per master.
+         */
+        public Builder breaker(Supplier<Breaker> newBreaker) {
+            this.breaker = newBreaker;
+            return this;
+        }
+
+        /** Told of every decision, for metrics; default none. */
+        public Builder listener(DecisionListener newListener) {
+            this.listener = newListener;
+            return this;
+        }
+
+        /** The in-process stores' clock (Redis's stores use Redis {@code TIME}); default the system clock. */
+        public Builder clock(MicrosClock newClock) {
+            this.clock = newClock;
+            return this;
+        }
+
+        /** A monotonic clock to time checks with; default {@link System#nanoTime}. */
+        public Builder nanoTime(LongSupplier newNanoTime) {
+            this.nanoTime = newNanoTime;
+            return this;
+        }
+
+        public Tollgate build() {
+            return new Tollgate(this);
+        }
+    }
+
+    @Override
+    public Decision check(String limit, String clientKey) {
+        return limiter.check(limit(limit), clientKey);
+    }
+
+    @Override
+    public LimitPolicy policy(String limit) {
+        return limit(limit).policy();
+    }
+
+    /** The configured limit named {@code name}. */
+    public LimitSpec limit(String name) {
+        return settings.limit(name)
+                .orElseThrow(() -> new TollgateConfigException(
+                        "no limit named '" + name + "' is configured (tollgate.limits." + name + ".capacity)"));
+    }
+
+    /** The settings it was built from. */
+    public TollgateSettings settings() {
+        return settings;
+    }
+
+    /** The decision core, for callers that hold a {@link LimitSpec}. */
+    public RateLimiter limiter() {
+        return limiter;
+    }
+
+    /** Counters: in Redis behind the guard, or in this JVM. */
+    public Counters counters() {
+        return counters;
+    }
+
+    /** Locks: in Redis behind the guard (fail closed), or in this JVM. */
+    public DistributedLock locks() {
+        return locks;
+    }
+
+    /** Who a client is, by the HTTP settings. */
+    public ClientAddresses clientAddresses() {
+        return clientAddresses;
+    }
+
+    /** The Redis link, or empty when everything is kept in process. */
+    public Optional<RedisLink> redis() {
+        return Optional.ofNullable(redis);
+    }
+
+    /** Whether the guard around Redis is answering without asking it; empty when there is no Redis. */
+    public Optional<BreakerState> breakerState() {
+        return Optional.ofNullable(guard.state());
+    }
+
+    private String limitsText() {
+        return settings.limits().size() + " limits: "
+                + new TreeSet<>(settings.limits().keySet());
+    }
+
+    /** Stops the probe and the workers, and closes the Redis client. */
+    @Override
+    public void close() {
+        try {
+            guard.closer().close();
+        } catch (Exception e) {
+            LOG.log(Level.FINE, "Tollgate: closing the guard failed", e);
+        }
+        stores.values().forEach(RateLimitStore::close);
+        if (redis != null) {
+            redis.close();
+        }
+    }
+}

@@ -1,0 +1,10 @@
+/**
+ * The Redis-failure guard: one budget per call on Tollgate's own workers ({@link
+ * dev.tollgate.guard.ExecutorCaller}), a circuit breaker ({@link dev.tollgate.guard.Breaker}), the
+ * background probe that closes it ({@link dev.tollgate.guard.RedisGuard}), one guard per cluster master
+ * ({@link dev.tollgate.guard.ShardedGuard}), and their defaults ({@link dev.tollgate.guard.GuardSettings}).
+ *
+ * <p>Uses {@code core} only: no Redis client (a probe is a callable it is given), no MicroProfile (Fault
+ * Tolerance's breaker is adapted in {@code cdi}). Internal.
+ */
+package dev.tollgate.guard;

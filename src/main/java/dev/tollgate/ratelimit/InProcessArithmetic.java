@@ -1,0 +1,25 @@
+package dev.tollgate.ratelimit;
+
+import dev.tollgate.Decision;
+import dev.tollgate.LimitPolicy;
+import dev.tollgate.core.ExpiringMap;
+
+/**
+ * One algorithm's arithmetic on a key's state in memory: the same rules as its script, for {@link
+ * InProcessRateLimitStore}.
+ *
+ * @param <S> the state kept per key
+ */
+interface InProcessArithmetic<S> {
+
+    /**
+     * Spends {@code policy.cost()} from {@code live} if it holds it.
+     *
+     * @param live the key's state, or null when it has none (or it expired)
+     * @return the state to keep and the decision
+     */
+    ExpiringMap.Updated<S, Decision> consume(S live, LimitPolicy policy, long nowMicros);
+
+    /** When {@code state} can be forgotten, since a fresh one would decide the same; {@link Long#MAX_VALUE}: never. */
+    long expiresAt(S state);
+}

@@ -1,0 +1,103 @@
+package dev.tollgate.ratelimit;
+
+import dev.tollgate.Decision;
+import dev.tollgate.LimitPolicy;
+import dev.tollgate.core.StoreUnavailableException;
+import dev.tollgate.redis.LuaScript;
+import dev.tollgate.redis.RedisClients;
+import dev.tollgate.redis.RedisLink;
+import dev.tollgate.redis.RedisSettings;
+import java.time.Duration;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+import redis.clients.jedis.exceptions.JedisException;
+
+/**
+ * Limits in Redis: one {@code EVALSHA} of the algorithm's script ({@code token-bucket.lua}, {@code
+ * fixed-window.lua}, {@code sliding-window.lua}) per decision, on the bucket's key, clocked by Redis
+ * {@code TIME}. Each script answers {@code {allowed 1|0, remaining, retry-after us, until-full us}} (-1:
+ * never). See {@link Algorithm} for what each one counts.
+ */
+public final class RedisRateLimitStore implements RateLimitStore {
+
+    private static final Map<Algorithm, LuaScript> SCRIPTS = new EnumMap<>(Algorithm.class);
+
+    static {
+        for (Algorithm a : Algorithm.values()) {
+            SCRIPTS.put(a, LuaScript.named(a.configName()));
+        }
+    }
+
+    private final RedisLink redis;
+    private final boolean ownsClient;
+    private final Algorithm algorithm;
+
+    private RedisRateLimitStore(RedisLink redis, boolean ownsClient, Algorithm algorithm) {
+        this.redis = redis;
+        this.ownsClient = ownsClient;
+        this.algorithm = algorithm;
+    }
+
+    /** Token buckets on a client the caller keeps and closes. */
+    public static RedisRateLimitStore tokenBucket(RedisLink redis) {
+        return using(Algorithm.TOKEN_BUCKET, redis);
+    }
+
+    /** Fixed windows on a client the caller keeps and closes. */
+    public static RedisRateLimitStore fixedWindow(RedisLink redis) {
+        return using(Algorithm.FIXED_WINDOW, redis);
+    }
+
+    /** Sliding window logs on a client the caller keeps and closes. */
+    public static RedisRateLimitStore slidingWindow(RedisLink redis) {
+        return using(Algorithm.SLIDING_WINDOW, redis);
+    }
+
+    /** {@code algorithm}'s store on a client the caller keeps and closes. */
+    public static RedisRateLimitStore using(Algorithm algorithm, RedisLink redis) {
+        return new RedisRateLimitStore(redis, false, algorithm);
+    }
+
+    /** {@code algorithm}'s store on its own client, closed with the store. */
+    public static RedisRateLimitStore connect(Algorithm algorithm, RedisSettings settings) {
+        return new RedisRateLimitStore(RedisClients.create(settings), true, algorithm);
+    }
+
+    /** The script {@code algorithm} runs, for tests and tools that inspect Redis. */
+    public static LuaScript script(Algorithm algorithm) {
+        return SCRIPTS.get(algorithm);
+    }
+
+    @Override
+    public Decision tryConsume(LimitPolicy policy, String storeKey) {
+        Object reply;
+        try {
+            reply = redis.eval(SCRIPTS.get(algorithm), List.of(storeKey), args(policy));
+        } catch (JedisException e) {
+            throw new StoreUnavailableException("Redis did not decide for limit '" + policy.name() + "'", e);
+        }
+        List<?> r = (List<?>) reply;
+        return Decision.ofMicros((Long) r.get(0) == 1L, (Long) r.get(1), (Long) r.get(2), (Long) r.get(3));
+    }
+
+    /** The script's arguments: {@code capacity, refill tokens, period us, cost}; a window's {@code limit, window us, cost}. */
+    private List<String> args(LimitPolicy p) {
+        String capacity = Long.toString(p.capacity());
+        String cost = Long.toString(p.cost());
+        return algorithm == Algorithm.TOKEN_BUCKET
+                ? List.of(capacity, Long.toString(p.refillTokens()), micros(p.refillPeriod()), cost)
+                : List.of(capacity, micros(p.refillPeriod()), cost);
+    }
+
+    private static String micros(Duration d) {
+        return Long.toString(Math.max(1, d.toNanos() / 1000));
+    }
+
+    @Override
+    public void close() {
+        if (ownsClient) {
+            redis.close();
+        }
+    }
+}

@@ -1,0 +1,49 @@
+package dev.tollgate.ratelimit;
+
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.Arrays;
+import java.util.Base64;
+
+/**
+ * Store keys: {@code tollgate:{<limit>:<hash>}}. The client key (an address, a user name, a header: whose
+ * bucket a call spends from) is cut at {@value #MAX_CLIENT_KEY_LENGTH} characters and hashed, so its
+ * length and characters never reach the store, and the braces are a Redis Cluster hash tag, so one
+ * decision always touches one slot.
+ */
+public final class StoreKeys {
+
+    /** Prefix of every key Tollgate writes. */
+    public static final String PREFIX = "tollgate:";
+
+    /** Longest client key kept; longer ones are cut before hashing, so a header cannot make us hash megabytes. */
+    public static final int MAX_CLIENT_KEY_LENGTH = 512;
+
+    private StoreKeys() {}
+
+    /** The store key of {@code clientKey}'s bucket under limit {@code limitName}. */
+    public static String of(String limitName, String clientKey) {
+        return PREFIX + "{" + limitName + ":" + hash(clientKey) + "}";
+    }
+
+    // One digest per thread: looking one up through the security providers on every check costs more
+    // than the hashing itself.
+    private static final ThreadLocal<MessageDigest> SHA_256 = ThreadLocal.withInitial(StoreKeys::sha256);
+
+    /** 128 bits of SHA-256 of the first 512 characters, base64url without padding: 22 characters whatever the input. */
+    static String hash(String clientKey) {
+        String kept =
+                clientKey.length() > MAX_CLIENT_KEY_LENGTH ? clientKey.substring(0, MAX_CLIENT_KEY_LENGTH) : clientKey;
+        byte[] digest = SHA_256.get().digest(kept.getBytes(StandardCharsets.UTF_8));
+        return Base64.getUrlEncoder().withoutPadding().encodeToString(Arrays.copyOf(digest, 16));
+    }
+
+    private static MessageDigest sha256() {
+        try {
+            return MessageDigest.getInstance("SHA-256");
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("SHA-256 is required of every JVM", e);
+        }
+    }
+}
