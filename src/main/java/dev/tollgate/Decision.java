@@ -36,9 +36,13 @@ public record Decision(boolean allowed, long remaining, Duration retryAfter, Dur
         return new Decision(allowed, 0, allowed ? Duration.ZERO : Duration.ofSeconds(1), Duration.ZERO, true);
     }
 
-    /** Decodes a store's answer given in microseconds, where a negative time means never. */
+    /**
+     * Decodes a store's answer given in microseconds, where a negative time means never. A negative
+     * {@code remaining} (a limit lowered below what its bucket had already spent) is read as 0: a
+     * store's state written under other settings must never make a decision fail.
+     */
     public static Decision ofMicros(boolean allowed, long remaining, long retryAfterMicros, long resetMicros) {
-        return new Decision(allowed, remaining, micros(retryAfterMicros), micros(resetMicros), false);
+        return new Decision(allowed, Math.max(0, remaining), micros(retryAfterMicros), micros(resetMicros), false);
     }
 
     private static Duration micros(long micros) {

@@ -1,5 +1,6 @@
 package dev.tollgate;
 
+import java.math.BigInteger;
 import java.time.Duration;
 import java.util.regex.Pattern;
 
@@ -8,16 +9,23 @@ import java.util.regex.Pattern;
  * {@code refillPeriod}, of which each call spends {@code cost}.
  *
  * <p>Every value is checked when the policy is built, so a policy that can never admit a call (a
- * cost above the capacity) or that would divide by zero never reaches a store.
+ * cost above the capacity), that would divide by zero, or whose counts and times Redis's scripts
+ * could not hold exactly (they count in doubles) never reaches a store.
  *
  * @param name the limit's name, used in keys, headers, metrics and logs: letters, digits, {@code _ -}, at most 64 characters
- * @param capacity the bucket size, the most calls that can pass in a burst; &gt; 0
- * @param refillTokens tokens added per {@code refillPeriod}; &ge; 0 (0: the bucket never refills, a
- *     fixed quota)
- * @param refillPeriod the period over which {@code refillTokens} are added; &gt; 0, at least 1 ms
+ * @param capacity the bucket size, the most calls that can pass in a burst; 1..{@link #MAX_COUNT}
+ * @param refillTokens tokens added per {@code refillPeriod}; 0..{@link #MAX_COUNT} (0: the bucket never
+ *     refills, a fixed quota)
+ * @param refillPeriod the period over which {@code refillTokens} are added; 1 ms..{@link #MAX_PERIOD}
  * @param cost tokens one call spends; 1..capacity
  */
 public record LimitPolicy(String name, long capacity, long refillTokens, Duration refillPeriod, long cost) {
+
+    /** The largest capacity or refill: 2^53, the last whole number a double (Lua's only number) holds exactly. */
+    public static final long MAX_COUNT = 1L << 53;
+
+    /** The longest refill period or window: 36525 days, 100 years; in microseconds it stays below 2^53. */
+    public static final Duration MAX_PERIOD = Duration.ofDays(36_525);
 
     private static final Pattern NAME = Pattern.compile("[A-Za-z0-9_-]{1,64}");
 
@@ -25,11 +33,13 @@ public record LimitPolicy(String name, long capacity, long refillTokens, Duratio
         if (name == null || !NAME.matcher(name).matches()) {
             throw new IllegalArgumentException("name must be 1-64 letters, digits, '_' or '-', but was '" + name + "'");
         }
-        require(capacity > 0, name, "capacity", capacity, "> 0");
-        require(refillTokens >= 0, name, "refillTokens", refillTokens, ">= 0");
-        if (refillPeriod == null || refillPeriod.toMillis() < 1) {
-            throw new IllegalArgumentException(
-                    "limit '" + name + "': refillPeriod must be at least 1ms, but was " + refillPeriod);
+        require(capacity > 0 && capacity <= MAX_COUNT, name, "capacity", capacity, "from 1 to 2^53");
+        require(refillTokens >= 0 && refillTokens <= MAX_COUNT, name, "refillTokens", refillTokens, "from 0 to 2^53");
+        if (refillPeriod == null
+                || refillPeriod.compareTo(Duration.ofMillis(1)) < 0
+                || refillPeriod.compareTo(MAX_PERIOD) > 0) {
+            throw new IllegalArgumentException("limit '" + name
+                    + "': refillPeriod must be from 1ms to 36525 days (100 years), but was " + refillPeriod);
         }
         require(cost >= 1, name, "cost", cost, ">= 1");
         if (cost > capacity) {
@@ -58,13 +68,44 @@ public record LimitPolicy(String name, long capacity, long refillTokens, Duratio
         return refillTokens > 0;
     }
 
+    /** {@code refillPeriod} in whole microseconds (at least 1), as the stores count time. */
+    public long refillPeriodMicros() {
+        return Math.max(1, refillPeriod.toNanos() / 1000);
+    }
+
+    /**
+     * How long an empty bucket takes to refill to its capacity ({@code capacity × refillPeriod /
+     * refillTokens}, rounded up to the microsecond), computed without overflow; {@code null} if it
+     * never refills.
+     */
+    public Duration refillFromEmpty() {
+        if (!refills()) {
+            return null;
+        }
+        long period = refillPeriodMicros();
+        long product = capacity * period;
+        if (Math.multiplyHigh(capacity, period) == 0 && product >= 0) {
+            return ofMicros(Math.floorDiv(product, refillTokens) + (product % refillTokens == 0 ? 0 : 1));
+        }
+        BigInteger[] qr = BigInteger.valueOf(capacity)
+                .multiply(BigInteger.valueOf(period))
+                .divideAndRemainder(BigInteger.valueOf(refillTokens));
+        BigInteger micros = qr[1].signum() == 0 ? qr[0] : qr[0].add(BigInteger.ONE);
+        // Beyond 2^63 us (292,000 years) nothing is counted any more: say so without overflowing.
+        return micros.bitLength() > 63 ? ofMicros(Long.MAX_VALUE) : ofMicros(micros.longValue());
+    }
+
+    private static Duration ofMicros(long micros) {
+        return Duration.ofSeconds(micros / 1_000_000, micros % 1_000_000 * 1000);
+    }
+
     /** The period over which a full bucket is refilled from empty, rounded up to whole seconds; 0 if it never refills. */
     public long windowSeconds() {
-        if (!refills()) {
+        Duration d = refillFromEmpty();
+        if (d == null) {
             return 0;
         }
-        long micros = Math.multiplyExact(capacity, refillPeriod.toNanos() / 1000) / refillTokens;
-        return (micros + 999_999) / 1_000_000;
+        return d.getNano() == 0 ? d.getSeconds() : d.getSeconds() + 1;
     }
 
     private static void require(boolean ok, String name, String field, long value, String rule) {

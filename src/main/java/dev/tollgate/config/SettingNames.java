@@ -31,7 +31,7 @@ import java.util.regex.Pattern;
 final class SettingNames {
 
     static final Set<String> LIMIT_SETTINGS =
-            Set.of("algorithm", "capacity", "refill-tokens", "refill-period", "cost", "key", "fail-open");
+            Set.of("algorithm", "capacity", "refill-tokens", "refill-period", "cost", "key", "fail-open", "persist");
     static final Set<String> LOCK_SETTINGS = Set.of("ttl", "at-least");
 
     private static final String PREFIX = "tollgate.";

@@ -158,47 +158,133 @@ public final class SettingsReader {
                 Algorithm.TOKEN_BUCKET,
                 Algorithm::parse,
                 "token-bucket, fixed-window or sliding-window");
-        Long capacity = required(p + "capacity", SettingsReader::parseLong, "a whole number > 0");
+        long maxCapacity =
+                algorithm == Algorithm.SLIDING_WINDOW ? LimitSpec.MAX_SLIDING_WINDOW_CAPACITY : LimitPolicy.MAX_COUNT;
+        Long capacity = inRange(
+                p + "capacity",
+                required(p + "capacity", SettingsReader::parseLong, "a whole number > 0"),
+                1,
+                maxCapacity,
+                capacityRule(algorithm));
         Long refill = capacity;
         if (algorithm == Algorithm.TOKEN_BUCKET) {
-            refill = required(p + "refill-tokens", SettingsReader::parseLong, "a whole number >= 0");
-        } else if (source.get(p + "refill-tokens").isPresent()) {
-            error(
+            refill = inRange(
                     p + "refill-tokens",
-                    source.get(p + "refill-tokens").get(),
-                    "nothing: a " + algorithm.configName()
-                            + " limit admits capacity calls per refill-period; refill-tokens is for token-bucket");
+                    required(p + "refill-tokens", SettingsReader::parseLong, "a whole number >= 0"),
+                    0,
+                    LimitPolicy.MAX_COUNT,
+                    "a whole number from 0 to 9007199254740992 (2^53)");
+        } else {
+            notForWindows(p, "refill-tokens", algorithm);
         }
-        Duration period = value(
-                p + "refill-period",
-                Duration.ofSeconds(1),
-                Durations::parse,
-                "a duration >= 1ms such as 1s, 500ms, 1m or PT1S");
-        long cost = value(p + "cost", 1L, SettingsReader::parseLong, "a whole number from 1 to the capacity");
+        Duration period = value(p + "refill-period", Duration.ofSeconds(1), Durations::parse, PERIOD_RULE);
+        if (period.compareTo(Duration.ofMillis(1)) < 0 || period.compareTo(LimitPolicy.MAX_PERIOD) > 0) {
+            error(
+                    p + "refill-period",
+                    source.get(p + "refill-period").orElse("").trim(),
+                    PERIOD_RULE);
+            period = null;
+        }
+        Long cost = readCost(p, algorithm, capacity);
         KeySpec key = value(
                 p + "key",
                 new KeySpec.Ip(),
                 KeySpec::parse,
                 "ip, principal, global, header:<Name> or a KeyResolver bean name");
         boolean failOpen = value(p + "fail-open", defaultFailOpen, SettingsReader::bool, "true or false");
-        if (capacity != null && cost > capacity) {
-            error(
-                    p + "cost",
-                    Long.toString(cost),
-                    "a whole number from 1 to the capacity (" + capacity
-                            + "): a call costing more than the bucket holds could never pass");
-        }
+        checkPersist(p, algorithm, refill);
         if (errors.size() > before) {
             return Optional.empty();
         }
-        try {
-            return Optional.of(
-                    new LimitSpec(new LimitPolicy(name, capacity, refill, period, cost), algorithm, key, failOpen));
-        } catch (IllegalArgumentException e) {
-            errors.add("tollgate.limits." + name + ": " + e.getMessage()
-                    + " (capacity=" + capacity + ", refill-tokens=" + refill + ", refill-period="
-                    + Durations.format(period) + ", cost=" + cost + ")");
+        LimitPolicy policy = new LimitPolicy(name, capacity, refill, period, cost);
+        if (algorithm == Algorithm.TOKEN_BUCKET
+                && policy.refills()
+                && policy.refillFromEmpty().compareTo(LimitSpec.MAX_REFILL_FROM_EMPTY) > 0) {
+            errors.add(p + "capacity=" + capacity + ", " + p + "refill-tokens=" + refill + ", " + p
+                    + "refill-period="
+                    + source.get(p + "refill-period").map(String::trim).orElse(Durations.format(period))
+                    + " (an empty bucket refills in "
+                    + policy.refillFromEmpty().toDays() + " days; expected at most 100 years, the longest a"
+                    + " bucket's key may live: for a quota that never comes back use refill-tokens=0 with"
+                    + " persist=true)");
             return Optional.empty();
+        }
+        return Optional.of(new LimitSpec(policy, algorithm, key, failOpen));
+    }
+
+    private static final String PERIOD_RULE =
+            "a duration from 1ms to 36525d (100 years) such as 1s, 500ms, 1m, 1d or PT1S";
+
+    private Long readCost(String p, Algorithm algorithm, Long capacity) {
+        Long cost = value(p + "cost", 1L, SettingsReader::parseLong, "a whole number from 1 to the capacity");
+        if (algorithm == Algorithm.SLIDING_WINDOW && cost != null && cost > LimitSpec.MAX_SLIDING_WINDOW_COST) {
+            error(
+                    p + "cost",
+                    Long.toString(cost),
+                    "a whole number from 1 to 1000 for a sliding-window limit: one"
+                            + " call adds one Redis entry per unit of cost while Redis runs nothing else");
+            return null;
+        }
+        return inRange(
+                p + "cost",
+                cost,
+                1,
+                capacity == null ? LimitPolicy.MAX_COUNT : capacity,
+                "a whole number from 1 to the capacity" + (capacity == null ? "" : " (" + capacity + ")")
+                        + ": a call costing more than the bucket holds could never pass");
+    }
+
+    private static String capacityRule(Algorithm algorithm) {
+        return algorithm == Algorithm.SLIDING_WINDOW
+                ? "a whole number from 1 to 10000 for a sliding-window limit: it keeps one Redis entry"
+                        + " (about 127 bytes) per admitted call for a whole window; use token-bucket or"
+                        + " fixed-window for more"
+                : "a whole number from 1 to 9007199254740992 (2^53): beyond it Redis's scripts, which count"
+                        + " in doubles, stop counting";
+    }
+
+    /** {@code value} if within {@code [min, max]}; else an error naming the property, and null. */
+    private Long inRange(String property, Long value, long min, long max, String rule) {
+        if (value == null) {
+            return null;
+        }
+        if (value < min || value > max) {
+            error(property, Long.toString(value), rule);
+            return null;
+        }
+        return value;
+    }
+
+    private void notForWindows(String p, String setting, Algorithm algorithm) {
+        source.get(p + setting)
+                .ifPresent(v -> error(
+                        p + setting,
+                        v,
+                        "nothing: a " + algorithm.configName() + " limit admits capacity calls per refill-period; "
+                                + setting + " is for token-bucket"));
+    }
+
+    /**
+     * A quota that never refills keeps one key per client forever, so it must say so: {@code
+     * persist=true}, allowed on nothing else (every other limit's keys expire once forgetting them
+     * changes nothing).
+     */
+    private void checkPersist(String p, Algorithm algorithm, Long refill) {
+        boolean persist = value(p + "persist", false, SettingsReader::bool, "true or false");
+        boolean quota = algorithm == Algorithm.TOKEN_BUCKET && refill != null && refill == 0;
+        if (quota && !persist) {
+            problem(
+                    p + "refill-tokens",
+                    "0",
+                    "a quota that never refills keeps one Redis key per client forever: set " + p
+                            + "persist=true to accept that, or give it refill-tokens > 0, or use"
+                            + " algorithm=fixed-window for a quota per period");
+        } else if (persist && !quota) {
+            problem(
+                    p + "persist",
+                    source.get(p + "persist").orElse("").trim(),
+                    "only a token-bucket quota that never refills (refill-tokens=0) persists its keys;"
+                            + " every other limit's keys expire once forgetting them changes nothing");
         }
     }
 

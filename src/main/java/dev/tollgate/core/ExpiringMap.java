@@ -1,31 +1,69 @@
 package dev.tollgate.core;
 
+import java.util.Iterator;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.ToLongFunction;
 
 /**
  * Per-key state kept in this JVM's memory, each entry with an expiry on an injected clock: the one
  * skeleton of every in-process store (limits, counters, locks). An update runs under the key's lock
- * and sees the entry only while it is live; expired entries are swept in bulk every {@value
- * #SWEEP_EVERY} updates.
+ * and sees the entry only while it is live.
+ *
+ * <p>Each update also sweeps {@value #SWEEP_STEP} entries of a round over the map, dropping expired
+ * ones, so no caller ever pays for a sweep of the whole map. A map built with a bound keeps the sum
+ * of its entries' weights within it (keys can be chosen by clients, so a flood of fresh keys must not
+ * fill the heap): over it, entries are evicted one at a time from a sample of {@value
+ * #EVICTION_SAMPLE}, an expired one first, else the one updated longest ago (an approximated LRU, as
+ * Redis's). Evicting a live entry forgets its state.
  *
  * @param <V> the state kept per key
  */
 public final class ExpiringMap<V> {
 
-    static final int SWEEP_EVERY = 4096;
+    /** Entries looked at per update by the sweep. */
+    static final int SWEEP_STEP = 2;
 
-    private final ConcurrentHashMap<String, V> entries = new ConcurrentHashMap<>();
-    private final AtomicLong updates = new AtomicLong();
+    /** Entries sampled to choose one to evict. */
+    static final int EVICTION_SAMPLE = 32;
+
+    private final ConcurrentHashMap<String, Slot<V>> entries = new ConcurrentHashMap<>();
+    private final AtomicLong weight = new AtomicLong();
+    private final ReentrantLock cursorLock = new ReentrantLock();
     private final MicrosClock clock;
     private final ToLongFunction<V> expiresAt;
+    private final ToLongFunction<V> weightOf;
+    private final long maxWeight;
+    private Iterator<Map.Entry<String, Slot<V>>> cursor;
 
-    /** @param expiresAt when an entry can be forgotten, in the clock's microseconds ({@link Long#MAX_VALUE}: never) */
+    /** An entry as of its last update: what the sweep and eviction read without the key's lock. */
+    private record Slot<V>(V state, long expiresAt, long weight, long updatedAt) {}
+
+    /**
+     * A map without a bound, for state whose keys come from code (lock and counter names).
+     *
+     * @param expiresAt when an entry can be forgotten, in the clock's microseconds ({@link Long#MAX_VALUE}: never)
+     */
     public ExpiringMap(MicrosClock clock, ToLongFunction<V> expiresAt) {
+        this(clock, expiresAt, Long.MAX_VALUE, v -> 1);
+    }
+
+    /**
+     * A map whose entries' weights stay within {@code maxWeight}.
+     *
+     * @param weightOf how much of the bound an entry takes, at least 1
+     */
+    public ExpiringMap(MicrosClock clock, ToLongFunction<V> expiresAt, long maxWeight, ToLongFunction<V> weightOf) {
+        if (maxWeight < 1) {
+            throw new IllegalArgumentException("maxWeight must be >= 1, but was " + maxWeight);
+        }
         this.clock = clock;
         this.expiresAt = expiresAt;
+        this.maxWeight = maxWeight;
+        this.weightOf = weightOf;
     }
 
     /** The new state of a key (null: forget it) and what the update answers. */
@@ -41,15 +79,20 @@ public final class ExpiringMap<V> {
     /** Runs {@code step} on {@code key}'s state atomically and returns its answer. */
     public <R> R update(String key, Step<V, R> step) {
         long now = clock.nowMicros();
-        if (updates.incrementAndGet() % SWEEP_EVERY == 0) {
-            entries.values().removeIf(v -> expired(v, now));
-        }
+        sweep(now);
         Object[] answer = new Object[1];
-        entries.compute(key, (k, v) -> {
-            Updated<V, R> u = step.apply(v == null || expired(v, now) ? null : v, now);
+        entries.compute(key, (k, slot) -> {
+            Updated<V, R> u = step.apply(slot == null || slot.expiresAt() <= now ? null : slot.state(), now);
             answer[0] = u.answer();
-            return u.state();
+            Slot<V> next = u.state() == null
+                    ? null
+                    : new Slot<>(u.state(), expiresAt.applyAsLong(u.state()), weightOf.applyAsLong(u.state()), now);
+            weight.addAndGet((next == null ? 0 : next.weight()) - (slot == null ? 0 : slot.weight()));
+            return next;
         });
+        while (weight.get() > maxWeight && evictOne(now, key)) {
+            // one at a time, until within the bound
+        }
         @SuppressWarnings("unchecked")
         R r = (R) answer[0];
         return r;
@@ -57,8 +100,8 @@ public final class ExpiringMap<V> {
 
     /** The key's state while it is live. */
     public Optional<V> get(String key) {
-        V v = entries.get(key);
-        return v == null || expired(v, clock.nowMicros()) ? Optional.empty() : Optional.of(v);
+        Slot<V> slot = entries.get(key);
+        return slot == null || slot.expiresAt() <= clock.nowMicros() ? Optional.empty() : Optional.of(slot.state());
     }
 
     /** Entries held, expired or not. */
@@ -66,11 +109,91 @@ public final class ExpiringMap<V> {
         return entries.size();
     }
 
-    public void clear() {
-        entries.clear();
+    /** The sum of the entries' weights. */
+    public long weight() {
+        return weight.get();
     }
 
-    private boolean expired(V v, long now) {
-        return expiresAt.applyAsLong(v) <= now;
+    public void clear() {
+        entries.clear();
+        weight.set(0);
+    }
+
+    private void sweep(long now) {
+        if (!cursorLock.tryLock()) {
+            return; // another caller is sweeping: nobody waits for it
+        }
+        try {
+            for (int i = 0; i < SWEEP_STEP; i++) {
+                Map.Entry<String, Slot<V>> e = next();
+                if (e != null && e.getValue().expiresAt() <= now) {
+                    removeIfExpired(e.getKey(), now);
+                }
+            }
+        } finally {
+            cursorLock.unlock();
+        }
+    }
+
+    /** Evicts one entry other than {@code keep}; false when there is none to evict. */
+    private boolean evictOne(long now, String keep) {
+        cursorLock.lock();
+        try {
+            String oldest = null;
+            long oldestUpdate = Long.MAX_VALUE;
+            for (int i = 0; i < EVICTION_SAMPLE; i++) {
+                Map.Entry<String, Slot<V>> e = next();
+                if (e == null || e.getKey().equals(keep)) {
+                    continue;
+                }
+                Slot<V> slot = e.getValue();
+                if (slot.expiresAt() <= now && removeIfExpired(e.getKey(), now)) {
+                    return true;
+                }
+                if (slot.updatedAt() < oldestUpdate) {
+                    oldest = e.getKey();
+                    oldestUpdate = slot.updatedAt();
+                }
+            }
+            if (oldest == null) {
+                return false;
+            }
+            remove(oldest);
+            return true;
+        } finally {
+            cursorLock.unlock();
+        }
+    }
+
+    /** The next entry of a round over the map, a new round begun at its end; null when it is empty. */
+    private Map.Entry<String, Slot<V>> next() {
+        if (cursor == null || !cursor.hasNext()) {
+            cursor = entries.entrySet().iterator();
+            if (!cursor.hasNext()) {
+                return null;
+            }
+        }
+        return cursor.next();
+    }
+
+    /** Removes the key if it is still expired under its lock (an update may have revived it). */
+    private boolean removeIfExpired(String key, long now) {
+        boolean[] removed = {false};
+        entries.computeIfPresent(key, (k, slot) -> {
+            if (slot.expiresAt() > now) {
+                return slot;
+            }
+            weight.addAndGet(-slot.weight());
+            removed[0] = true;
+            return null;
+        });
+        return removed[0];
+    }
+
+    private void remove(String key) {
+        entries.computeIfPresent(key, (k, slot) -> {
+            weight.addAndGet(-slot.weight());
+            return null;
+        });
     }
 }

@@ -214,8 +214,14 @@ public final class Tollgate implements RateLimits, AutoCloseable {
         return counters;
     }
 
-    /** Locks: in Redis behind the guard (fail closed), or in this JVM. */
+    /**
+     * Locks: in Redis behind the guard (fail closed), or in this JVM. The first call (the lock API is in
+     * use) reads Redis's {@code maxmemory-policy} and logs one WARNING when Redis may evict lock keys.
+     */
     public DistributedLock locks() {
+        if (locks instanceof RedisDistributedLock redisLocks) {
+            redisLocks.checkEvictionPolicy();
+        }
         return locks;
     }
 

@@ -31,8 +31,10 @@ public final class InProcessDistributedLock implements DistributedLock {
                 return new ExpiringMap.Updated<>(
                         held, new Acquisition.HeldElsewhere(name, Duration.ofNanos((held.expiresAt - now) * 1000)));
             }
-            // Under the map's lock for name, so fencing tokens grow in the order locks are taken.
-            Entry taken = new Entry(token, fences.merge(name, 1L, Long::sum), now + ttlMicros);
+            // Under the map's lock for name, so fencing tokens grow in the order locks are taken: above
+            // the last one, and never below the clock in microseconds, as in Redis.
+            Entry taken =
+                    new Entry(token, fences.merge(name, now, (last, t) -> Math.max(last + 1, t)), now + ttlMicros);
             return new ExpiringMap.Updated<>(
                     taken, new Acquisition.Acquired(new HeldLock(owner, name, token, taken.fence)));
         });

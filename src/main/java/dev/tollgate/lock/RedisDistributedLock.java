@@ -7,16 +7,25 @@ import dev.tollgate.redis.RedisLink;
 import java.time.Duration;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.logging.Logger;
+import redis.clients.jedis.exceptions.JedisConnectionException;
 import redis.clients.jedis.exceptions.JedisException;
 
 /**
- * Locks in Redis: {@code SET NX PX} plus an {@code INCR} of the lock's fencing counter in one script,
- * one round trip. Release and extend are scripts that act only while the key still holds the token.
+ * Locks in Redis: the lock's key set with its expiry if absent, and the next fencing token (above the
+ * last one, never below Redis {@code TIME} in microseconds), in one script, one round trip. Release
+ * and extend are scripts that act only while the key still holds the token.
  *
  * <p>Keys: {@code tollgate:lock:{<name>}} (the token, expiring) and {@code tollgate:fence:{<name>}}
  * (the last fencing token, never expiring), in one cluster slot.
+ *
+ * <p>Once Redis first answers, its {@code maxmemory-policy} is read: one WARNING when it may evict
+ * keys, which can free a held lock.
  */
 public final class RedisDistributedLock implements DistributedLock {
+
+    private static final Logger LOG = Logger.getLogger(RedisDistributedLock.class.getName());
 
     private static final LuaScript ACQUIRE = LuaScript.named("lock-acquire");
     private static final LuaScript RELEASE = LuaScript.named("lock-release");
@@ -26,6 +35,7 @@ public final class RedisDistributedLock implements DistributedLock {
     private final Guard guard;
     private final LockTokens tokens = new LockTokens();
     private final LockOwner owner = new Owner();
+    private final AtomicBoolean evictionChecked = new AtomicBoolean();
 
     private RedisDistributedLock(RedisLink redis, Guard guard) {
         this.redis = redis;
@@ -56,12 +66,39 @@ public final class RedisDistributedLock implements DistributedLock {
         } catch (StoreUnavailableException e) {
             return new Acquisition.Unavailable(name, e);
         }
+        checkEvictionPolicy();
         long value = (Long) reply.get(1);
         if ((Long) reply.get(0) == 1L) {
             return new Acquisition.Acquired(new HeldLock(owner, name, token, value));
         }
         return new Acquisition.HeldElsewhere(
                 name, value < 0 ? ChronoUnit.FOREVER.getDuration() : Duration.ofMillis(value));
+    }
+
+    /**
+     * Logs one WARNING when Redis may evict keys (any {@code maxmemory-policy} but {@code noeviction}
+     * with a {@code maxmemory} set). Asks Redis until it answers once, then never again: called when
+     * the lock API is set up, and by the first acquisition.
+     */
+    public void checkEvictionPolicy() {
+        if (evictionChecked.get()) {
+            return;
+        }
+        List<String> infos;
+        try {
+            infos = redis.info("memory");
+        } catch (JedisConnectionException e) {
+            return; // asked again by the next acquisition
+        } catch (JedisException e) {
+            if (evictionChecked.compareAndSet(false, true)) {
+                LOG.fine(() -> "Tollgate: could not read Redis's maxmemory-policy (" + e.getMessage()
+                        + "); locks need noeviction");
+            }
+            return;
+        }
+        if (evictionChecked.compareAndSet(false, true)) {
+            EvictionPolicy.warning(infos, redis.description()).ifPresent(LOG::warning);
+        }
     }
 
     /** A handle for a token taken earlier, e.g. by another process: for tests of what an old token can do. */

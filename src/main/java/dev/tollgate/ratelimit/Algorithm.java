@@ -5,11 +5,22 @@ import java.util.Locale;
 /** How a limit counts, as configured in {@code tollgate.limits.<name>.algorithm}. */
 public enum Algorithm {
     /** {@code capacity} tokens, {@code refill-tokens} back every {@code refill-period}: bursts, then a steady rate. */
-    TOKEN_BUCKET,
+    TOKEN_BUCKET("tb"),
     /** {@code capacity} calls per {@code refill-period}, counted per calendar window: cheap, lets 2x through at a boundary. */
-    FIXED_WINDOW,
+    FIXED_WINDOW("fw"),
     /** {@code capacity} calls in any {@code refill-period}: exact, costs memory per admitted call. */
-    SLIDING_WINDOW;
+    SLIDING_WINDOW("sw");
+
+    private final String keyCode;
+
+    Algorithm(String keyCode) {
+        this.keyCode = keyCode;
+    }
+
+    /** Its part of a store key ({@code tb}, {@code fw}, {@code sw}): each algorithm keeps its own buckets. */
+    public String keyCode() {
+        return keyCode;
+    }
 
     /** {@code token-bucket}, {@code fixed-window}, {@code sliding-window}. */
     public String configName() {

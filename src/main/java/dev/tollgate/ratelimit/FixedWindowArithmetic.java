@@ -9,16 +9,18 @@ final class FixedWindowArithmetic implements InProcessArithmetic<FixedWindowArit
 
     @Override
     public ExpiringMap.Updated<Window, Decision> consume(Window w, LimitPolicy policy, long now) {
-        long length = Math.max(1, policy.refillPeriod().toNanos() / 1000);
-        long index = Math.floorDiv(now, length);
-        // A stored later window (the clock stepped back) stays current, as in the script.
-        Window current = w == null || w.index < index ? new Window(index, 0, (index + 1) * length) : w;
+        long length = policy.refillPeriodMicros();
+        // As in the script: a stored window stays current until it ends, unless it ends more than one
+        // window from now (a shortened window, a clock that stepped back that far).
+        Window current = w == null || w.endsAt <= now || w.endsAt - now > length
+                ? new Window(0, (Math.floorDiv(now, length) + 1) * length)
+                : w;
         long endsIn = current.endsAt - now;
         if (current.spent + policy.cost() > policy.capacity()) {
             return new ExpiringMap.Updated<>(
                     current, Decision.ofMicros(false, policy.capacity() - current.spent, endsIn, endsIn));
         }
-        Window spent = new Window(current.index, current.spent + policy.cost(), current.endsAt);
+        Window spent = new Window(current.spent + policy.cost(), current.endsAt);
         return new ExpiringMap.Updated<>(spent, Decision.ofMicros(true, policy.capacity() - spent.spent, 0, endsIn));
     }
 
@@ -27,5 +29,5 @@ final class FixedWindowArithmetic implements InProcessArithmetic<FixedWindowArit
         return w.endsAt;
     }
 
-    record Window(long index, long spent, long endsAt) {}
+    record Window(long spent, long endsAt) {}
 }

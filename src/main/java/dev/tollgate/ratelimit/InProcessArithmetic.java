@@ -22,4 +22,9 @@ interface InProcessArithmetic<S> {
 
     /** When {@code state} can be forgotten, since a fresh one would decide the same; {@link Long#MAX_VALUE}: never. */
     long expiresAt(S state);
+
+    /** How much of the store's bound {@code state} takes; 1 unless it grows with what it remembers. */
+    default long weight(S state) {
+        return 1;
+    }
 }

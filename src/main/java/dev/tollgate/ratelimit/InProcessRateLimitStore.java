@@ -9,37 +9,54 @@ import java.util.Optional;
 /**
  * Limits in this JVM's memory, with the same arithmetic as the Redis scripts, clocked by the injected
  * clock. Limits are per server: two servers behind a balancer each admit the full capacity.
+ *
+ * <p>Bounded: client keys can be chosen by clients, so a store holds at most {@code maxKeys} keys (a
+ * sliding window log counts one more per entry it holds). Beyond that, a key whose state can be
+ * forgotten (a full bucket, an ended window) is evicted first, else the least recently used of a
+ * sample: a flood of fresh keys can make a client's spent bucket be forgotten, never the heap fill
+ * (see {@link ExpiringMap}).
  */
 public final class InProcessRateLimitStore implements RateLimitStore {
 
+    /** Keys held at most by default: 100,000, about 18 MB of heap for token buckets (InProcessMemoryTest). */
+    public static final int DEFAULT_MAX_KEYS = 100_000;
+
     private final Kept<?> kept;
 
-    private <S> InProcessRateLimitStore(MicrosClock clock, InProcessArithmetic<S> arithmetic) {
-        this.kept = new Kept<>(new ExpiringMap<>(clock, arithmetic::expiresAt), arithmetic);
+    private <S> InProcessRateLimitStore(MicrosClock clock, InProcessArithmetic<S> arithmetic, int maxKeys) {
+        this.kept =
+                new Kept<>(new ExpiringMap<>(clock, arithmetic::expiresAt, maxKeys, arithmetic::weight), arithmetic);
     }
 
     /** Token buckets, as {@code token-bucket.lua}. */
     public static InProcessRateLimitStore tokenBucket(MicrosClock clock) {
-        return new InProcessRateLimitStore(clock, new TokenBucketArithmetic());
+        return of(Algorithm.TOKEN_BUCKET, clock);
     }
 
     /** Fixed windows, as {@code fixed-window.lua}. */
     public static InProcessRateLimitStore fixedWindow(MicrosClock clock) {
-        return new InProcessRateLimitStore(clock, new FixedWindowArithmetic());
+        return of(Algorithm.FIXED_WINDOW, clock);
     }
 
     /** Sliding window logs, as {@code sliding-window.lua}. */
     public static InProcessRateLimitStore slidingWindow(MicrosClock clock) {
-        return new InProcessRateLimitStore(clock, new SlidingWindowArithmetic());
+        return of(Algorithm.SLIDING_WINDOW, clock);
     }
 
-    /** {@code algorithm}'s store. */
+    /** {@code algorithm}'s store, holding at most {@link #DEFAULT_MAX_KEYS} keys. */
     public static InProcessRateLimitStore of(Algorithm algorithm, MicrosClock clock) {
-        return switch (algorithm) {
-            case TOKEN_BUCKET -> tokenBucket(clock);
-            case FIXED_WINDOW -> fixedWindow(clock);
-            case SLIDING_WINDOW -> slidingWindow(clock);
-        };
+        return of(algorithm, clock, DEFAULT_MAX_KEYS);
+    }
+
+    /** {@code algorithm}'s store, holding at most {@code maxKeys} keys (a sliding log: plus its entries). */
+    public static InProcessRateLimitStore of(Algorithm algorithm, MicrosClock clock, int maxKeys) {
+        InProcessArithmetic<?> arithmetic =
+                switch (algorithm) {
+                    case TOKEN_BUCKET -> new TokenBucketArithmetic();
+                    case FIXED_WINDOW -> new FixedWindowArithmetic();
+                    case SLIDING_WINDOW -> new SlidingWindowArithmetic();
+                };
+        return new InProcessRateLimitStore(clock, arithmetic, maxKeys);
     }
 
     @Override

@@ -41,7 +41,7 @@ public final class RateLimiter {
     /** Spends the limit's cost from {@code clientKey}'s bucket if it holds it. */
     public Decision check(LimitSpec limit, String clientKey) {
         long start = nanoTime.getAsLong();
-        String storeKey = StoreKeys.of(limit.name(), clientKey);
+        String storeKey = StoreKeys.of(limit.algorithm(), limit.name(), clientKey);
         RateLimitStore store = stores.get(limit.algorithm());
         if (store == null) {
             throw new IllegalStateException("no store for " + limit.algorithm().configName() + " limits");

@@ -7,7 +7,6 @@ import dev.tollgate.redis.LuaScript;
 import dev.tollgate.redis.RedisClients;
 import dev.tollgate.redis.RedisLink;
 import dev.tollgate.redis.RedisSettings;
-import java.time.Duration;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
@@ -85,13 +84,10 @@ public final class RedisRateLimitStore implements RateLimitStore {
     private List<String> args(LimitPolicy p) {
         String capacity = Long.toString(p.capacity());
         String cost = Long.toString(p.cost());
+        String period = Long.toString(p.refillPeriodMicros());
         return algorithm == Algorithm.TOKEN_BUCKET
-                ? List.of(capacity, Long.toString(p.refillTokens()), micros(p.refillPeriod()), cost)
-                : List.of(capacity, micros(p.refillPeriod()), cost);
-    }
-
-    private static String micros(Duration d) {
-        return Long.toString(Math.max(1, d.toNanos() / 1000));
+                ? List.of(capacity, Long.toString(p.refillTokens()), period, cost)
+                : List.of(capacity, period, cost);
     }
 
     @Override

@@ -3,17 +3,22 @@ package dev.tollgate.ratelimit;
 import dev.tollgate.Decision;
 import dev.tollgate.LimitPolicy;
 import dev.tollgate.core.ExpiringMap;
-import java.util.ArrayDeque;
-import java.util.Iterator;
 
 /**
  * Sliding window logs in memory, with the same rules as {@code sliding-window.lua}: one entry per
- * admitted unit of cost, dated by the injected clock.
+ * admitted unit of cost, dated by the injected clock; a capacity and a cost within {@link LimitSpec}'s caps.
  */
 final class SlidingWindowArithmetic implements InProcessArithmetic<SlidingWindowArithmetic.Log> {
 
     @Override
     public ExpiringMap.Updated<Log, Decision> consume(Log live, LimitPolicy policy, long now) {
+        if (policy.capacity() > LimitSpec.MAX_SLIDING_WINDOW_CAPACITY
+                || policy.cost() > LimitSpec.MAX_SLIDING_WINDOW_COST) {
+            throw new IllegalArgumentException("limit '" + policy.name() + "': a sliding window holds at most "
+                    + LimitSpec.MAX_SLIDING_WINDOW_CAPACITY + " calls and a call costs at most "
+                    + LimitSpec.MAX_SLIDING_WINDOW_COST + ", but capacity was " + policy.capacity() + " and cost "
+                    + policy.cost());
+        }
         Log log = live == null ? new Log() : live;
         return new ExpiringMap.Updated<>(log, log.consume(policy, now));
     }
@@ -23,45 +28,106 @@ final class SlidingWindowArithmetic implements InProcessArithmetic<SlidingWindow
         return log.expiresAt;
     }
 
+    /** A log takes one place of the bound, plus one per entry. */
+    @Override
+    public long weight(Log log) {
+        return 1 + log.stamps.size();
+    }
+
     /** Guarded by the map's per-key lock. */
     static final class Log {
-        private final ArrayDeque<Long> stamps = new ArrayDeque<>();
+        private final LongRing stamps = new LongRing();
         private long expiresAt;
 
         /** The time of the newest entry, or -1. */
         long newest() {
-            return stamps.isEmpty() ? -1 : stamps.peekLast();
+            return stamps.isEmpty() ? -1 : stamps.last();
         }
 
         Decision consume(LimitPolicy p, long now) {
-            long window = Math.max(1, p.refillPeriod().toNanos() / 1000);
-            while (!stamps.isEmpty() && stamps.peekFirst() <= now - window) {
-                stamps.pollFirst();
+            long window = p.refillPeriodMicros();
+            while (!stamps.isEmpty() && stamps.first() <= now - window) {
+                stamps.removeFirst();
             }
+            // Entries dated more than a window ahead (the clock stepped back that far) would hold it shut.
+            while (!stamps.isEmpty() && stamps.last() > now + window) {
+                stamps.removeLast();
+            }
+            stamps.shrink();
             long count = stamps.size();
             Decision d;
             if (count + p.cost() > p.capacity()) {
-                long retryIn = kth(count + p.cost() - p.capacity()) + window - now;
-                d = Decision.ofMicros(false, p.capacity() - count, retryIn, stamps.peekLast() + window - now);
+                long retryIn = stamps.get((int) (count + p.cost() - p.capacity() - 1)) + window - now;
+                d = Decision.ofMicros(false, p.capacity() - count, retryIn, stamps.last() + window - now);
             } else {
-                long stamp = stamps.isEmpty() ? now : Math.max(now, stamps.peekLast() + 1);
+                long stamp = stamps.isEmpty() ? now : Math.max(now, stamps.last() + 1);
                 for (long i = 0; i < p.cost(); i++) {
                     stamps.addLast(stamp);
                 }
                 d = Decision.ofMicros(true, p.capacity() - count - p.cost(), 0, stamp + window - now);
             }
-            expiresAt = stamps.peekLast() + window;
+            expiresAt = stamps.isEmpty() ? now : stamps.last() + window;
             return d;
         }
+    }
 
-        /** The time of the k-th oldest entry, counting from 1. */
-        private long kth(long k) {
-            Iterator<Long> it = stamps.iterator();
-            long s = it.next();
-            for (long i = 1; i < k; i++) {
-                s = it.next();
+    /** A queue of longs in one array: 8 bytes an entry, where a deque of boxed longs costs about 24. */
+    static final class LongRing {
+        private long[] items = new long[4];
+        private int head;
+        private int size;
+
+        boolean isEmpty() {
+            return size == 0;
+        }
+
+        int size() {
+            return size;
+        }
+
+        long first() {
+            return items[head];
+        }
+
+        long last() {
+            return get(size - 1);
+        }
+
+        long get(int i) {
+            return items[(head + i) & (items.length - 1)];
+        }
+
+        void removeFirst() {
+            head = (head + 1) & (items.length - 1);
+            size--;
+        }
+
+        void removeLast() {
+            size--;
+        }
+
+        void addLast(long v) {
+            if (size == items.length) {
+                resize(items.length * 2);
             }
-            return s;
+            items[(head + size) & (items.length - 1)] = v;
+            size++;
+        }
+
+        /** Gives back memory a log no longer needs: at most a quarter full, the array halves. */
+        void shrink() {
+            if (items.length > 4 && size <= items.length / 4) {
+                resize(items.length / 2);
+            }
+        }
+
+        private void resize(int length) {
+            long[] copy = new long[length];
+            for (int i = 0; i < size; i++) {
+                copy[i] = get(i);
+            }
+            items = copy;
+            head = 0;
         }
     }
 }

@@ -7,24 +7,32 @@ import java.util.Arrays;
 import java.util.Base64;
 
 /**
- * Store keys: {@code tollgate:{<limit>:<hash>}}. The client key (an address, a user name, a header: whose
- * bucket a call spends from) is cut at {@value #MAX_CLIENT_KEY_LENGTH} characters and hashed, so its
- * length and characters never reach the store, and the braces are a Redis Cluster hash tag, so one
- * decision always touches one slot.
+ * Store keys: {@code tg:<algorithm>:{<limit>:<hash>}}, e.g. {@code tg:tb:{api:6Hq...}}. The client key
+ * (an address, a user name, a header: whose bucket a call spends from) is cut at {@value
+ * #MAX_CLIENT_KEY_LENGTH} characters and hashed, so its length and characters never reach the store,
+ * and the braces are a Redis Cluster hash tag, so one decision always touches one slot. The algorithm
+ * ({@link Algorithm#keyCode()}) is part of the key: a limit whose algorithm changes between deploys
+ * (or differs between servers during one) starts fresh buckets instead of reading another algorithm's
+ * state, which Redis would refuse ({@code WRONGTYPE}: a sorted set is not a hash).
  */
 public final class StoreKeys {
 
     /** Prefix of every key Tollgate writes. */
-    public static final String PREFIX = "tollgate:";
+    public static final String PREFIX = "tg:";
 
     /** Longest client key kept; longer ones are cut before hashing, so a header cannot make us hash megabytes. */
     public static final int MAX_CLIENT_KEY_LENGTH = 512;
 
     private StoreKeys() {}
 
-    /** The store key of {@code clientKey}'s bucket under limit {@code limitName}. */
+    /** The store key of {@code clientKey}'s bucket under limit {@code limitName} counted by {@code algorithm}. */
+    public static String of(Algorithm algorithm, String limitName, String clientKey) {
+        return PREFIX + algorithm.keyCode() + ":{" + limitName + ":" + hash(clientKey) + "}";
+    }
+
+    /** The store key of {@code clientKey}'s token bucket under limit {@code limitName}. */
     public static String of(String limitName, String clientKey) {
-        return PREFIX + "{" + limitName + ":" + hash(clientKey) + "}";
+        return of(Algorithm.TOKEN_BUCKET, limitName, clientKey);
     }
 
     // One digest per thread: looking one up through the security providers on every check costs more

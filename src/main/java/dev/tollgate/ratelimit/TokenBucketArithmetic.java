@@ -30,9 +30,15 @@ final class TokenBucketArithmetic implements InProcessArithmetic<TokenBucketArit
         }
 
         Decision consume(LimitPolicy p, long now) {
-            double period = Math.max(1, p.refillPeriod().toNanos() / 1000);
+            double period = p.refillPeriodMicros();
             double t = tokens;
             long stamp = ts;
+            // State dated further ahead than a whole refill (the clock stepped back that far) would lock
+            // the bucket: it refills from now, and is kept so even when this call is denied.
+            boolean rebased = p.refills() && stamp - now > p.capacity() * period / p.refillTokens();
+            if (rebased) {
+                stamp = now;
+            }
             if (now > stamp) {
                 t += (now - stamp) * (double) p.refillTokens() / period;
                 stamp = now;
@@ -41,6 +47,8 @@ final class TokenBucketArithmetic implements InProcessArithmetic<TokenBucketArit
             boolean allowed = t >= p.cost();
             if (allowed) {
                 t -= p.cost();
+            }
+            if (allowed || rebased) {
                 tokens = t;
                 ts = stamp;
             }
@@ -59,7 +67,7 @@ final class TokenBucketArithmetic implements InProcessArithmetic<TokenBucketArit
             if (!p.refills()) {
                 return -1;
             }
-            return ahead + (long) Math.ceil((n - t) * period / p.refillTokens());
+            return (long) Math.min(LimitPolicy.MAX_COUNT, ahead + Math.ceil((n - t) * period / p.refillTokens()));
         }
     }
 }

@@ -162,6 +162,27 @@ public final class RedisLink implements AutoCloseable {
         }
     }
 
+    /**
+     * {@code INFO <section>} of every node that answers: the server itself, Sentinel's current master,
+     * or each node of a cluster (one that cannot be reached is left out).
+     */
+    public List<String> info(String section) {
+        UnifiedJedis jedis = client().jedis();
+        if (!(jedis instanceof RedisClusterClient cluster)) {
+            return List.of(jedis.info(section));
+        }
+        List<String> infos = new java.util.ArrayList<>();
+        for (Pool<Connection> node : cluster.getClusterNodes().values()) {
+            try (Connection c = node.getResource()) {
+                Object reply = c.executeCommand(new CommandArguments(Protocol.Command.INFO).add(section));
+                infos.add(redis.clients.jedis.util.SafeEncoder.encode((byte[]) reply));
+            } catch (JedisConnectionException unreachable) {
+                // Left out: the others still say how they are configured.
+            }
+        }
+        return infos;
+    }
+
     /** The Jedis client, for callers that need a command this seam does not offer. */
     public UnifiedJedis jedis() {
         return client().jedis();

@@ -1,35 +1,47 @@
 -- Fixed window: count, decide and write in one atomic step, clocked by Redis TIME.
--- The article's key-per-window (rate:<ip>:<minute>, INCR then EXPIRE) as one hash holding the current
--- window's index and count, so the key is declared and the old window's counter is dropped at once.
--- KEYS[1]  the window: hash {w = window index, n = spent in it}
--- ARGV[1]  the limit: calls (times their cost) per window
--- ARGV[2]  the window, in microseconds
--- ARGV[3]  cost of this call
+-- The article's key-per-window (rate:<ip>:<minute>, INCR then EXPIRE) as one hash holding when the
+-- current window ends and its count, so the old window's counter is dropped at once. Everything is
+-- checked and computed before the one write, so the script never fails half way.
+-- KEYS[1]  the window: hash {e = when it ends (us), n = spent in it}
+-- ARGV[1]  the limit: calls (times their cost) per window, 1..2^53
+-- ARGV[2]  the window, in microseconds, 1..2^53
+-- ARGV[3]  cost of this call, 1..limit
 -- Returns  {allowed 1|0, left in this window, retry-after us, until the window ends us}
+local MAX = 9007199254740992 -- 2^53: every count and time here stays exact in Lua's doubles
+local function whole(v, lo, hi)
+  local n = tonumber(v)
+  if n and n == math.floor(n) and n >= lo and n <= hi then return n end
+end
 local key = KEYS[1]
-local limit = tonumber(ARGV[1])
-local window = tonumber(ARGV[2])
-local cost = tonumber(ARGV[3])
+local limit = whole(ARGV[1], 1, MAX)
+local window = whole(ARGV[2], 1, MAX)
+local cost = limit and whole(ARGV[3], 1, limit)
+if not (limit and window and cost) then
+  return redis.error_reply('ERR tollgate fixed-window: bad arguments ' .. table.concat(ARGV, ' '))
+end
 
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000000 + tonumber(t[2])
-local index = math.floor(now / window)
 
-local state = redis.call('HMGET', key, 'w', 'n')
-local w = tonumber(state[1])
+local state = redis.call('HMGET', key, 'e', 'n')
+local e = tonumber(state[1])
 local n = tonumber(state[2])
--- A stored later window (the clock stepped back) stays current: its count is not forgotten early.
-if w == nil or n == nil or w < index then
-  w = index
+-- The stored window stays current until it ends, also when the clock stepped back a little or the
+-- window was longer or shorter under other settings; one ending more than a whole window from now
+-- (a shortened window, a clock that stepped back further, state Tollgate did not write) is dropped,
+-- so a changed setting takes effect within one window and never locks anyone out.
+if not (e and n and n >= 0 and n <= MAX and e > now and e - now <= window) then
+  e = (math.floor(now / window) + 1) * window
   n = 0
 end
-local ends_in = (w + 1) * window - now
+local ends_in = e - now
 
 if n + cost > limit then
-  return {0, limit - n, ends_in, ends_in}
+  -- A lowered limit can leave more spent than it allows: nothing is left, never less.
+  return {0, math.max(0, limit - n), ends_in, ends_in}
 end
 n = n + cost
-redis.call('HSET', key, 'w', string.format('%d', w), 'n', string.format('%d', n))
+redis.call('HSET', key, 'e', string.format('%d', e), 'n', string.format('%d', n))
 -- The count means nothing once its window has ended.
-redis.call('PEXPIRE', key, math.ceil(ends_in / 1000))
+redis.call('PEXPIRE', key, string.format('%d', math.ceil(ends_in / 1000)))
 return {1, limit - n, 0, ends_in}

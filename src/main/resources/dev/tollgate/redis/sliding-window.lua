@@ -1,30 +1,45 @@
 -- Sliding window log: trim, count, decide and record in one atomic step, clocked by Redis TIME.
 -- A call is admitted if the calls admitted in the last window, plus its cost, stay within the limit.
+-- The arguments are checked before anything is touched: the limit is at most 10,000 and the cost at
+-- most 1,000 (checked when the application deploys), so one call trims at most 10,000 entries and adds
+-- at most 1,000, a few milliseconds of Redis.
 -- KEYS[1]  sorted set of admitted calls: one entry per unit of cost, score = admission time (us),
 --          member = '<time>-<unit>'
--- ARGV[1]  the limit: calls (times their cost) per window
--- ARGV[2]  the window, in microseconds
--- ARGV[3]  cost of this call
+-- ARGV[1]  the limit: calls (times their cost) per window, 1..10000
+-- ARGV[2]  the window, in microseconds, 1..2^53
+-- ARGV[3]  cost of this call, 1..min(limit, 1000)
 -- Returns  {allowed 1|0, left in the window, retry-after us, until the window is empty us}
+local MAX = 9007199254740992 -- 2^53: every time here stays exact in Lua's doubles
+local function whole(v, lo, hi)
+  local n = tonumber(v)
+  if n and n == math.floor(n) and n >= lo and n <= hi then return n end
+end
 local key = KEYS[1]
-local limit = tonumber(ARGV[1])
-local window = tonumber(ARGV[2])
-local cost = tonumber(ARGV[3])
+local limit = whole(ARGV[1], 1, 10000)
+local window = whole(ARGV[2], 1, MAX)
+local cost = limit and whole(ARGV[3], 1, math.min(limit, 1000))
+if not (limit and window and cost) then
+  return redis.error_reply('ERR tollgate sliding-window: bad arguments ' .. table.concat(ARGV, ' '))
+end
 
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000000 + tonumber(t[2])
 
--- An entry admitted at s counts for calls in (s - window, s]: at s + window it has left.
+-- An entry admitted at s counts for calls in (s - window, s]: at s + window it has left. One dated
+-- more than a window ahead (a clock that stepped back that far, state Tollgate did not write) would
+-- hold the window shut: it goes too.
 redis.call('ZREMRANGEBYSCORE', key, '-inf', string.format('%d', now - window))
+redis.call('ZREMRANGEBYSCORE', key, '(' .. string.format('%d', now + window), '+inf')
 local count = redis.call('ZCARD', key)
 local last = redis.call('ZRANGE', key, -1, -1, 'WITHSCORES')
 local newest = tonumber(last[2])
 
 if count + cost > limit then
-  -- The call fits once the (count + cost - limit) oldest entries have left the window.
+  -- The call fits once the (count + cost - limit) oldest entries have left the window. A lowered
+  -- limit can leave more entries than it allows: nothing is left, never less.
   local k = count + cost - limit
   local kth = redis.call('ZRANGE', key, k - 1, k - 1, 'WITHSCORES')
-  return {0, limit - count, tonumber(kth[2]) + window - now, newest + window - now}
+  return {0, math.max(0, limit - count), tonumber(kth[2]) + window - now, newest + window - now}
 end
 
 -- Times only grow, so members stay unique even when two calls read the same microsecond or the clock
@@ -46,5 +61,5 @@ for i = 1, cost do
 end
 count = count + cost
 -- Forgotten one window after the newest entry, when every entry has left anyway.
-redis.call('PEXPIRE', key, math.ceil((stamp + window - now) / 1000))
+redis.call('PEXPIRE', key, string.format('%d', math.ceil((stamp + window - now) / 1000)))
 return {1, limit - count, 0, stamp + window - now}

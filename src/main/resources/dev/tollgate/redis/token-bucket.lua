@@ -1,15 +1,24 @@
 -- Token bucket: read, refill, decide and write in one atomic step, clocked by Redis TIME.
--- KEYS[1]  the bucket
--- ARGV[1]  capacity
--- ARGV[2]  tokens added per period (0: the bucket never refills)
--- ARGV[3]  the period, in microseconds
--- ARGV[4]  cost of this call
+-- Everything is checked and computed before the one write, so the script never fails half way.
+-- KEYS[1]  the bucket: hash {tokens, ts (us)}
+-- ARGV[1]  capacity, 1..2^53
+-- ARGV[2]  tokens added per period, 0..2^53 (0: the bucket never refills)
+-- ARGV[3]  the period, in microseconds, 1..2^53
+-- ARGV[4]  cost of this call, 1..capacity
 -- Returns  {allowed 1|0, whole tokens left, retry-after us, until-full us}; -1 means never.
+local MAX = 9007199254740992 -- 2^53: every count and time here stays exact in Lua's doubles
+local function whole(v, lo, hi)
+  local n = tonumber(v)
+  if n and n == math.floor(n) and n >= lo and n <= hi then return n end
+end
 local key = KEYS[1]
-local capacity = tonumber(ARGV[1])
-local refill = tonumber(ARGV[2])
-local period = tonumber(ARGV[3])
-local cost = tonumber(ARGV[4])
+local capacity = whole(ARGV[1], 1, MAX)
+local refill = whole(ARGV[2], 0, MAX)
+local period = whole(ARGV[3], 1, MAX)
+local cost = capacity and whole(ARGV[4], 1, capacity)
+if not (capacity and refill and period and cost) then
+  return redis.error_reply('ERR tollgate token-bucket: bad arguments ' .. table.concat(ARGV, ' '))
+end
 
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000000 + tonumber(t[2])
@@ -17,19 +26,27 @@ local now = tonumber(t[1]) * 1000000 + tonumber(t[2])
 local state = redis.call('HMGET', key, 'tokens', 'ts')
 local tokens = tonumber(state[1])
 local ts = tonumber(state[2])
-if tokens == nil or ts == nil then
+-- State Tollgate cannot have written (missing, not a number, NaN, out of range) starts a full bucket.
+if not (tokens and ts and tokens >= 0 and tokens <= MAX and ts >= 0 and ts <= MAX) then
   tokens = capacity
   ts = now
 end
 
 -- A clock that went backwards mints nothing: no time has elapsed, and the stored instant stays, so
--- the same interval is never credited twice.
+-- the same interval is never credited twice. But state dated further ahead than a whole refill (a
+-- clock that stepped back that far, another clock) would lock the bucket: it refills from now, and
+-- is written so even when this call is denied.
+local rebased = refill > 0 and ts - now > capacity * period / refill
+if rebased then
+  ts = now
+end
 if now > ts then
   if refill > 0 then
     tokens = tokens + (now - ts) * refill / period
   end
   ts = now
 end
+-- A lowered capacity takes effect at once.
 tokens = math.min(capacity, tokens)
 
 local allowed = 0
@@ -43,23 +60,24 @@ local ahead = ts - now
 local function until_holding(n)
   if tokens >= n then return 0 end
   if refill == 0 then return -1 end
-  return ahead + math.ceil((n - tokens) * period / refill)
+  return math.min(MAX, ahead + math.ceil((n - tokens) * period / refill))
 end
 
 local full_in = until_holding(capacity)
 local retry_in = 0
 if allowed == 0 then retry_in = until_holding(cost) end
 
--- A denial spends nothing, so the state is not rewritten; the expiry is refreshed all the same, or a
--- client hammering an empty bucket would see it expire and be handed a full one.
-if allowed == 1 then
+-- A denial spends nothing, so the state is not rewritten (unless rebased); the expiry is refreshed
+-- all the same, or a client hammering an empty bucket would see it expire and be handed a full one.
+if allowed == 1 or rebased then
   redis.call('HSET', key, 'tokens', string.format('%.17g', tokens), 'ts', string.format('%d', ts))
 end
 if full_in < 0 then
-  -- Never refills: the spent quota must outlive any expiry.
+  -- Never refills: the spent quota must outlive any expiry (tollgate.limits.<name>.persist=true).
   redis.call('PERSIST', key)
 else
   -- Expires once it would be full again anyway (plus one second), when forgetting it changes nothing.
-  redis.call('PEXPIRE', key, math.ceil(full_in / 1000) + 1000)
+  -- At most 2^53 us in ms: always an integer PEXPIRE accepts.
+  redis.call('PEXPIRE', key, string.format('%d', math.ceil(full_in / 1000) + 1000))
 end
 return {allowed, math.floor(tokens), retry_in, full_in}

@@ -77,8 +77,14 @@ class SettingNamesTest {
 
     @Test
     void theIssuesCaseAHyphenatedLimitSettingFromTheEnvironment() {
-        TollgateSettings s =
-                read(demo(), "TOLLGATE_LIMITS_DEMO_FAIL_OPEN", "false", "TOLLGATE_LIMITS_DEMO_REFILL_TOKENS", "0");
+        TollgateSettings s = read(
+                demo(),
+                "TOLLGATE_LIMITS_DEMO_FAIL_OPEN",
+                "false",
+                "TOLLGATE_LIMITS_DEMO_REFILL_TOKENS",
+                "0",
+                "TOLLGATE_LIMITS_DEMO_PERSIST",
+                "true");
         LimitSpec d = s.limit("demo").orElseThrow();
         assertFalse(d.failOpen());
         assertEquals(0, d.policy().refillTokens());
@@ -187,7 +193,7 @@ class SettingNamesTest {
             value = {
                 "TOLLGATE_REDIS_TIMOUT|did you mean TOLLGATE_REDIS_TIMEOUT (tollgate.redis.timeout)?",
                 "TOLLGATE_FAILOPEN|did you mean TOLLGATE_FAIL_OPEN (tollgate.fail-open)?",
-                "TOLLGATE_LIMITS_DEMO_FAIL_OPN|a limit's variables are TOLLGATE_LIMITS_<NAME>_<SETTING>, the setting one of ALGORITHM, CAPACITY, COST, FAIL_OPEN, KEY, REFILL_PERIOD, REFILL_TOKENS",
+                "TOLLGATE_LIMITS_DEMO_FAIL_OPN|a limit's variables are TOLLGATE_LIMITS_<NAME>_<SETTING>, the setting one of ALGORITHM, CAPACITY, COST, FAIL_OPEN, KEY, PERSIST, REFILL_PERIOD, REFILL_TOKENS",
                 "TOLLGATE_LIMITS_CAPACITY|a limit's variables are",
                 "TOLLGATE_LOCKS_NIGHTLY_TIL|a lock's variables are TOLLGATE_LOCKS_<NAME>_TTL and _AT_LEAST",
                 "TOLLGATE_WHATEVER|see the README's configuration table",

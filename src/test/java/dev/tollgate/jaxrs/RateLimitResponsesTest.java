@@ -40,4 +40,14 @@ class RateLimitResponsesTest {
         assertEquals("\"api\";q=100;w=10, \"daily\";q=1000", RateLimitResponses.policyField(applied));
         assertEquals("\"api\";r=99;t=1, \"daily\";r=10", RateLimitResponses.rateLimitField(applied));
     }
+
+    /** 5,000,000 per 30 days overflowed a multiplyExact in every response: a 500 instead of the fields. */
+    @Test
+    void largeWindowLimitWritesItsFieldsWithoutOverflow() {
+        LimitPolicy month = new LimitPolicy("month", 5_000_000, 5_000_000, Duration.ofDays(30), 1);
+        Decision allowed = Decision.ofMicros(true, 4_999_999, 0, 2_592_000_000_000L);
+        List<RateLimitResponses.Applied> applied = List.of(new RateLimitResponses.Applied(month, allowed));
+        assertEquals("\"month\";q=5000000;w=2592000", RateLimitResponses.policyField(applied));
+        assertEquals("\"month\";r=4999999;t=2592000", RateLimitResponses.rateLimitField(applied));
+    }
 }

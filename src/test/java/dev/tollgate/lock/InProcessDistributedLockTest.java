@@ -14,6 +14,11 @@ class InProcessDistributedLockTest extends DistributedLockContract {
     }
 
     @Override
+    protected long nowMicros() {
+        return clock.get();
+    }
+
+    @Override
     protected void elapse(Duration d) {
         clock.addAndGet(d.toNanos() / 1000);
     }

@@ -90,7 +90,7 @@ class LockAcrossProcessesTest {
         assertTrue(
                 acquiredBy >= takenNoEarlierThan + ttlMillis * 1000,
                 "acquired " + (acquiredBy - takenNoEarlierThan) / 1000 + " ms after the dead holder took it");
-        assertEquals(oldFence + 1, winner.fencingToken());
+        assertTrue(winner.fencingToken() > oldFence, "the next holder's token is higher");
 
         LockHandle old = lock.handleFor("export", oldToken, oldFence);
         assertFalse(old.extend(Duration.ofHours(1)), "the dead holder's token cannot extend");

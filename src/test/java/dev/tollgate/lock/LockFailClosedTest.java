@@ -114,7 +114,7 @@ class LockFailClosedTest {
             // Redis ran the script it had already received once it was thawed: the lock is taken, its
             // token is known to nobody, and it stays until its ttl passes (fail closed, for at most the ttl).
             assertTrue(j.exists("tollgate:lock:{export}"));
-            assertEquals("1", j.get("tollgate:fence:{export}"));
+            assertTrue(j.exists("tollgate:fence:{export}"), "a token was handed out, to nobody");
         }
         assertInstanceOf(Acquisition.HeldElsewhere.class, lock.tryAcquire("export", Duration.ofSeconds(30)));
     }

@@ -11,6 +11,8 @@ import dev.tollgate.testing.RedisServer;
 import dev.tollgate.testing.Timeouts;
 import java.time.Duration;
 import java.time.temporal.ChronoUnit;
+import java.util.List;
+import java.util.logging.Level;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -47,6 +49,11 @@ class RedisDistributedLockTest extends DistributedLockContract {
         redis.elapse(d);
     }
 
+    @Override
+    protected long nowMicros() {
+        return redis.timeMicros();
+    }
+
     @Test
     void lockKeyHoldsTheTokenWithTheTtlAndSharesASlotWithTheFenceKey() {
         String name = freshName();
@@ -57,8 +64,8 @@ class RedisDistributedLockTest extends DistributedLockContract {
             assertEquals(held.token(), j.get(lockKey));
             long ttl = j.pttl(lockKey);
             assertTrue(ttl > 29_000 && ttl <= 30_000, "ttl " + ttl);
-            assertEquals("1", j.get(fenceKey));
-            assertEquals(-1, j.pttl(fenceKey), "the fencing counter never expires, so tokens never repeat");
+            assertEquals(Long.toString(held.fencingToken()), j.get(fenceKey));
+            assertEquals(-1, j.pttl(fenceKey), "the last token never expires, so tokens never repeat");
         }
         assertEquals(JedisClusterCRC16.getSlot(lockKey), JedisClusterCRC16.getSlot(fenceKey));
     }
@@ -66,10 +73,45 @@ class RedisDistributedLockTest extends DistributedLockContract {
     @Test
     void releaseDeletesOnlyTheLockKeyAndKeepsTheFence() {
         String name = freshName();
-        acquire(name, Duration.ofSeconds(30)).close();
+        LockHandle held = acquire(name, Duration.ofSeconds(30));
+        held.close();
         try (Jedis j = redis.admin()) {
             assertEquals(0, j.exists("tollgate:lock:{" + name + "}") ? 1 : 0);
-            assertEquals("1", j.get("tollgate:fence:{" + name + "}"));
+            assertEquals(Long.toString(held.fencingToken()), j.get("tollgate:fence:{" + name + "}"));
+        }
+    }
+
+    /** SET NX then INCR failed on a corrupted counter: the lock stayed taken under a token nobody had. */
+    @Test
+    void fenceKeyItDidNotWriteIsReplacedAndTheLockIsTakenWithATokenAboveTheClock() {
+        for (String kind : new String[] {"text", "huge", "hash"}) {
+            String name = freshName();
+            String fenceKey = "tollgate:fence:{" + name + "}";
+            try (Jedis j = redis.admin()) {
+                switch (kind) {
+                    case "text" -> j.set(fenceKey, "not a number");
+                    case "huge" -> j.set(fenceKey, "1e300");
+                    default -> j.hset(fenceKey, "x", "1");
+                }
+            }
+            long before = redis.timeMicros();
+            HeldLock held = (HeldLock) acquire(name, Duration.ofSeconds(30));
+            assertTrue(held.fencingToken() >= before, kind + ": token " + held.fencingToken());
+            try (Jedis j = redis.admin()) {
+                assertEquals(held.token(), j.get("tollgate:lock:{" + name + "}"), kind + ": the lock is the caller's");
+                assertEquals(Long.toString(held.fencingToken()), j.get(fenceKey), kind);
+            }
+            assertTrue(held.release());
+        }
+    }
+
+    @Test
+    void defaultRedisKeepsItsKeysSoNothingIsWarned() {
+        try (LogCapture log = new LogCapture(RedisDistributedLock.class)) {
+            RedisDistributedLock fresh = RedisDistributedLock.using(link);
+            fresh.checkEvictionPolicy();
+            acquire(freshName(), Duration.ofSeconds(1));
+            assertEquals(List.of(), log.at(Level.WARNING));
         }
     }
 

@@ -41,11 +41,24 @@ class InProcessFixedWindowStoreTest extends FixedWindowStoreContract {
     }
 
     @Test
-    void clockSteppingBackKeepsTheLaterWindowsCount() {
+    void clockSteppingBackWithinAWindowKeepsItsCount() {
+        LimitPolicy p = window(1, Duration.ofSeconds(1));
+        String key = freshKey();
+        clock.add(300_000);
+        assertEquals(Duration.ofMillis(700), store.tryConsume(p, key).resetAfter());
+        clock.add(-200_000);
+        assertFalse(store.tryConsume(p, key).allowed(), "the spent window is not forgotten");
+    }
+
+    /** Kept, a window an hour ahead would deny everyone for an hour: it is dropped instead. */
+    @Test
+    void clockSteppingBackFurtherThanAWindowStartsAFreshOne() {
         LimitPolicy p = window(1, Duration.ofSeconds(1));
         String key = freshKey();
         store.tryConsume(p, key);
-        clock.add(-5_000_000);
-        assertFalse(store.tryConsume(p, key).allowed(), "the spent window is not forgotten");
+        clock.add(-3_600_000_000L);
+        Decision d = store.tryConsume(p, key);
+        assertTrue(d.allowed());
+        assertTrue(d.resetAfter().compareTo(Duration.ofSeconds(1)) <= 0);
     }
 }

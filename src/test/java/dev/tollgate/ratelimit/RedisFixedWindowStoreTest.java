@@ -46,7 +46,7 @@ class RedisFixedWindowStoreTest extends FixedWindowStoreContract {
     }
 
     @Test
-    void keyHoldsTheWindowIndexAndCountAndExpiresWhenTheWindowEnds() {
+    void keyHoldsTheWindowsEndAndCountAndExpiresWhenTheWindowEnds() {
         LimitPolicy p = window(10, Duration.ofSeconds(60));
         String key = freshKey();
         long before = redis.timeMicros();
@@ -54,8 +54,11 @@ class RedisFixedWindowStoreTest extends FixedWindowStoreContract {
         try (Jedis j = redis.admin()) {
             Map<String, String> state = j.hgetAll(key);
             assertEquals("1", state.get("n"));
-            long index = Long.parseLong(state.get("w"));
-            assertTrue(index == before / 60_000_000 || index == before / 60_000_000 + 1, "index " + index);
+            long end = Long.parseLong(state.get("e"));
+            assertEquals(0, end % 60_000_000, "aligned to the clock");
+            long decidedAt = end - d.resetAfter().toNanos() / 1000;
+            assertTrue(decidedAt >= before && decidedAt <= redis.timeMicros(), "ends when the decision said");
+            assertTrue(end - decidedAt <= 60_000_000, "within one window");
             long ttl = j.pttl(key);
             long endsInMs = (d.resetAfter().toNanos() + 999_999) / 1_000_000;
             assertTrue(ttl <= endsInMs && ttl > endsInMs - 100, "ttl " + ttl + " vs window end " + endsInMs);

@@ -87,8 +87,8 @@ class RedisTokenBucketStoreTest extends TokenBucketStoreContract {
     }
 
     @Test
-    void lastRefillInTheFutureMintsNothing() {
-        LimitPolicy p = new LimitPolicy("redis", 5, 5, Duration.ofMillis(1), 1);
+    void lastRefillInTheFutureWithinAWholeRefillMintsNothing() {
+        LimitPolicy p = new LimitPolicy("redis", 5, 1, Duration.ofMinutes(1), 1);
         String key = freshKey();
         String future = Long.toString(redis.timeMicros() + 60_000_000);
         try (Jedis j = redis.admin()) {
@@ -100,6 +100,21 @@ class RedisTokenBucketStoreTest extends TokenBucketStoreContract {
             assertEquals(0, d.remaining());
             assertEquals(future, j.hget(key, "ts"), "the later instant is kept, so no interval is credited twice");
         }
+    }
+
+    /** Held to the later instant, state a decade ahead would lock a 5-second bucket for a decade. */
+    @Test
+    void lastRefillFurtherAheadThanAWholeRefillRefillsFromNow() throws Exception {
+        LimitPolicy p = new LimitPolicy("redis", 5, 1, Duration.ofMillis(100), 1);
+        String key = freshKey();
+        try (Jedis j = redis.admin()) {
+            j.hset(key, Map.of("tokens", "0", "ts", Long.toString(redis.timeMicros() + 315_360_000_000_000L)));
+        }
+        Decision denied = store.tryConsume(p, key);
+        assertFalse(denied.allowed());
+        assertTrue(denied.retryAfter().compareTo(Duration.ofMillis(100)) <= 0, "retry " + denied.retryAfter());
+        redis.elapse(denied.retryAfter());
+        assertTrue(store.tryConsume(p, key).allowed(), "refilled from the denied call's instant");
     }
 
     @Test

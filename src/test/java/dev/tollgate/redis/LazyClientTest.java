@@ -32,7 +32,8 @@ class LazyClientTest {
                     "tollgate.redis.url", url,
                     "tollgate.redis.pool-size", "4",
                     "tollgate.limits.lazy.capacity", "5",
-                    "tollgate.limits.lazy.refill-tokens", "0");
+                    "tollgate.limits.lazy.refill-tokens", "0",
+                    "tollgate.limits.lazy.persist", "true");
             try (Tollgate tollgate = Tollgate.build(settings)) {
                 Decision d = tollgate.check("lazy", "k");
                 assertTrue(d.degraded() && d.allowed(), url + ": " + d);

@@ -20,9 +20,18 @@ public final class TestSettings {
         return SettingsReader.read(PropertySource.of(properties));
     }
 
-    /** The properties of a quota of {@code capacity} calls that never refills, one bucket for everyone. */
+    /** The properties of a quota of {@code capacity} calls that never refills (so it persists), one bucket for everyone. */
     public static String[] quota(String name, long capacity) {
         String p = "tollgate.limits." + name + ".";
-        return new String[] {p + "capacity", Long.toString(capacity), p + "refill-tokens", "0", p + "key", "global"};
+        return new String[] {
+            p + "capacity",
+            Long.toString(capacity),
+            p + "refill-tokens",
+            "0",
+            p + "persist",
+            "true",
+            p + "key",
+            "global"
+        };
     }
 }

@@ -51,12 +51,14 @@ class EnvironmentConfigIT {
         env.put("TOLLGATE_LIMITS_DEMO_FAIL_OPEN", "false");
         env.put("TOLLGATE_LIMITS_DEMO_REFILL_TOKENS", "0");
         env.put("TOLLGATE_LIMITS_DEMO_CAPACITY", "3");
+        env.put("TOLLGATE_LIMITS_DEMO_PERSIST", "true");
         env.put("TOLLGATE_LIMITS_DEMO_WINDOW_ALGORITHM", "fixed-window");
         env.put("TOLLGATE_LIMITS_DEMO_WINDOW_CAPACITY", "50");
         env.put("TOLLGATE_LIMITS_DEMO_WINDOW_REFILL_PERIOD", "1h");
         env.put("TOLLGATE_LIMITS_DEMO_WINDOW_FAIL_OPEN", "true");
         env.put("TOLLGATE_LIMITS_DEMO_BOTH_CAPACITY", "4");
         env.put("TOLLGATE_LIMITS_DEMO_BOTH_REFILL_TOKENS", "0");
+        env.put("TOLLGATE_LIMITS_DEMO_BOTH_PERSIST", "true");
         env.put("TOLLGATE_LIMITS_DEMO_BOTH_COST", "2");
         env.put("TOLLGATE_LIMITS_DEMO_BOTH_KEY", "header:X-Api-Key");
         env.put("TOLLGATE_LOCKS_DEMO_REPORT_TTL", "45s");
