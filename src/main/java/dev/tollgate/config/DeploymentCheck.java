@@ -45,7 +45,7 @@ public final class DeploymentCheck {
                 try {
                     locks.of(job);
                 } catch (TollgateConfigException e) {
-                    problems.add(e.getMessage());
+                    problems.addAll(e.problems());
                 }
             }
         }

@@ -24,9 +24,11 @@ import java.util.regex.Pattern;
  * rest is the limit of that name in any other source ({@code DEMO_EJB} is {@code demo-ejb} when a
  * properties file or {@code tollgate.http.limits} names {@code demo-ejb}), else a limit of its own, named
  * in lower case ({@code search_api}). A lock's ({@code _TTL}, {@code _AT_LEAST}) is read by name when the
- * lock is. Variables Kubernetes writes for a service named {@code tollgate} ({@code TOLLGATE_SERVICE_HOST},
- * {@code TOLLGATE_PORT_8080_TCP}, ...) are not Tollgate's; any other {@code TOLLGATE_} variable that names
- * no setting is reported like an unknown {@code tollgate.*} property.
+ * lock is. A variable in one of Tollgate's sections ({@code TOLLGATE_REDIS}, {@code _HTTP}, {@code
+ * _LIMITS}, {@code _LOCKS}, {@code _FAIL...}) that names no setting is reported like an unknown {@code
+ * tollgate.*} property; other {@code TOLLGATE_} variables are not taken for Tollgate's, since others write
+ * them too: Kubernetes for a service named {@code tollgate} ({@code TOLLGATE_SERVICE_HOST}, {@code
+ * TOLLGATE_PORT_8080_TCP}), this project's test harness ({@code TOLLGATE_TEST_REDIS_BACKEND}).
  */
 final class SettingNames {
 
@@ -37,8 +39,7 @@ final class SettingNames {
     private static final String PREFIX = "tollgate.";
     private static final String ENV_PREFIX = "TOLLGATE_";
     private static final Pattern LIMIT_PROPERTY = Pattern.compile("tollgate\\.limits\\.([^.]+)\\.([^.]+)");
-    private static final Pattern KUBERNETES_SERVICE_LINK =
-            Pattern.compile("SERVICE_HOST|SERVICE_PORT(_.+)?|PORT(_.+)?");
+    private static final Pattern SECTIONS = Pattern.compile("(REDIS|HTTP|LIMITS|LOCKS|FAIL).*");
 
     private final Set<String> global;
     private final Set<String> limits = new TreeSet<>();
@@ -117,8 +118,7 @@ final class SettingNames {
         String rest = name.toUpperCase(Locale.ROOT).substring(ENV_PREFIX.length());
         Map<String, String> byVariable = new LinkedHashMap<>();
         global.forEach(g -> byVariable.put(variable(g), g));
-        if (byVariable.containsKey(ENV_PREFIX + rest)
-                || KUBERNETES_SERVICE_LINK.matcher(rest).matches()) {
+        if (byVariable.containsKey(ENV_PREFIX + rest) || !SECTIONS.matcher(rest).matches()) {
             return;
         }
         Optional<String> setting = rest.startsWith("LIMITS_") ? ending(rest, LIMIT_SETTINGS) : Optional.empty();

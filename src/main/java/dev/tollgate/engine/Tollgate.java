@@ -27,6 +27,7 @@ import dev.tollgate.ratelimit.LimitSpec;
 import dev.tollgate.ratelimit.RateLimitStore;
 import dev.tollgate.ratelimit.RateLimiter;
 import dev.tollgate.ratelimit.RedisRateLimitStore;
+import dev.tollgate.redis.GuardedRedis;
 import dev.tollgate.redis.RedisClients;
 import dev.tollgate.redis.RedisLink;
 import dev.tollgate.redis.RedisSettings;
@@ -91,8 +92,9 @@ public final class Tollgate implements RateLimits, AutoCloseable {
             for (Algorithm a : Algorithm.values()) {
                 stores.put(a, RedisRateLimitStore.using(a, redis));
             }
-            counters = RedisCounters.using(redis, guard.guard());
-            locks = RedisDistributedLock.using(redis, guard.guard());
+            GuardedRedis guarded = new GuardedRedis(redis, guard.guard());
+            counters = RedisCounters.using(guarded);
+            locks = RedisDistributedLock.using(guarded);
             LOG.info(() -> "Tollgate: limits, locks and counters are shared through Redis at " + url.get() + " (budget "
                     + settings.budget().toMillis() + " ms per call, at most " + settings.poolSize()
                     + " connections; " + limitsText() + ")");
@@ -121,6 +123,7 @@ public final class Tollgate implements RateLimits, AutoCloseable {
             return new Shared(sharded, sharded, sharded);
         }
         RedisGuard single = RedisGuards.forLink(redis, new ExecutorCaller(gs, breaker.get()), gs.probeInterval());
+        single.warmUp();
         return new Shared(single, single, single);
     }
 

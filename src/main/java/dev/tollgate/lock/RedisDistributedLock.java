@@ -1,7 +1,7 @@
 package dev.tollgate.lock;
 
-import dev.tollgate.core.Guard;
 import dev.tollgate.core.StoreUnavailableException;
+import dev.tollgate.redis.GuardedRedis;
 import dev.tollgate.redis.LuaScript;
 import dev.tollgate.redis.RedisLink;
 import java.time.Duration;
@@ -31,28 +31,26 @@ public final class RedisDistributedLock implements DistributedLock {
     private static final LuaScript RELEASE = LuaScript.named("lock-release");
     private static final LuaScript EXTEND = LuaScript.named("lock-extend");
 
-    private final RedisLink redis;
-    private final Guard guard;
+    private final GuardedRedis redis;
     private final LockTokens tokens = new LockTokens();
     private final LockOwner owner = new Owner();
     private final AtomicBoolean evictionChecked = new AtomicBoolean();
 
-    private RedisDistributedLock(RedisLink redis, Guard guard) {
+    private RedisDistributedLock(GuardedRedis redis) {
         this.redis = redis;
-        this.guard = guard;
     }
 
     /** Locks on a client the caller keeps and closes, with no guard: each call waits as long as Redis takes. */
     public static RedisDistributedLock using(RedisLink redis) {
-        return using(redis, Guard.DIRECT);
+        return using(GuardedRedis.unguarded(redis));
     }
 
     /**
-     * Locks on a client the caller keeps and closes, behind {@code guard}: with Tollgate's, a hung Redis
-     * costs a lock call the budget only until the breaker opens, and then nothing.
+     * Locks on a client the caller keeps and closes, behind its guard: with Tollgate's, a hung Redis costs
+     * a lock call the budget only until the breaker opens, and then nothing.
      */
-    public static RedisDistributedLock using(RedisLink redis, Guard guard) {
-        return new RedisDistributedLock(redis, guard);
+    public static RedisDistributedLock using(GuardedRedis redis) {
+        return new RedisDistributedLock(redis);
     }
 
     @Override
@@ -86,7 +84,7 @@ public final class RedisDistributedLock implements DistributedLock {
         }
         List<String> infos;
         try {
-            infos = redis.info("memory");
+            infos = redis.link().info("memory");
         } catch (JedisConnectionException e) {
             return; // asked again by the next acquisition
         } catch (JedisException e) {
@@ -97,7 +95,7 @@ public final class RedisDistributedLock implements DistributedLock {
             return;
         }
         if (evictionChecked.compareAndSet(false, true)) {
-            EvictionPolicy.warning(infos, redis.description()).ifPresent(LOG::warning);
+            EvictionPolicy.warning(infos, redis.link().description()).ifPresent(LOG::warning);
         }
     }
 
@@ -127,14 +125,7 @@ public final class RedisDistributedLock implements DistributedLock {
     }
 
     private Object eval(LuaScript script, String name, List<String> args) {
-        List<String> keys = keys(name);
-        return guard.call(keys.get(0), () -> {
-            try {
-                return redis.eval(script, keys, args);
-            } catch (JedisException e) {
-                throw new StoreUnavailableException("Redis did not answer for lock '" + name + "'", e);
-            }
-        });
+        return redis.eval("run " + script.name() + " for lock '" + name + "'", script, keys(name), args);
     }
 
     private static List<String> keys(String name) {

@@ -196,7 +196,8 @@ class SettingNamesTest {
                 "TOLLGATE_LIMITS_DEMO_FAIL_OPN|a limit's variables are TOLLGATE_LIMITS_<NAME>_<SETTING>, the setting one of ALGORITHM, CAPACITY, COST, FAIL_OPEN, KEY, PERSIST, REFILL_PERIOD, REFILL_TOKENS",
                 "TOLLGATE_LIMITS_CAPACITY|a limit's variables are",
                 "TOLLGATE_LOCKS_NIGHTLY_TIL|a lock's variables are TOLLGATE_LOCKS_<NAME>_TTL and _AT_LEAST",
-                "TOLLGATE_WHATEVER|see the README's configuration table",
+                "TOLLGATE_REDIS_WHATEVER|see the README's configuration table",
+                "TOLLGATE_HTTP_CLIENT_HEADERS|did you mean TOLLGATE_HTTP_CLIENT_HEADER (tollgate.http.client-header)?",
             })
     void aVariableThatNamesNoSettingFails(String variable, String hint) {
         String e = error(demo(), variable, "secret-value");
@@ -205,7 +206,7 @@ class SettingNamesTest {
     }
 
     @Test
-    void kubernetesServiceLinksAndLockVariablesAreNotRefused() {
+    void variablesOutsideTollgatesSectionsAndLockVariablesAreNotRefused() {
         read(
                 demo(),
                 "TOLLGATE_SERVICE_HOST",

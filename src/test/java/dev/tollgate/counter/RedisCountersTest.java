@@ -18,7 +18,7 @@ import redis.clients.jedis.Jedis;
 class RedisCountersTest extends CountersContract {
 
     @RegisterExtension
-    static final RedisServer redis = new RedisServer();
+    static final RedisServer redis = RedisServer.shared();
 
     private static RedisLink link;
     private static RedisCounters counters;

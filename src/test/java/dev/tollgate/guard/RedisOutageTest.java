@@ -43,7 +43,7 @@ import redis.clients.jedis.util.SafeEncoder;
 class RedisOutageTest {
 
     @RegisterExtension
-    static final RedisServer redis = new RedisServer();
+    static final RedisServer redis = RedisServer.shared();
 
     static final Duration BUDGET = Duration.ofMillis(250);
     static final int THRESHOLD = GuardSettings.DEFAULT_FAILURE_THRESHOLD;

@@ -25,7 +25,7 @@ import redis.clients.jedis.Jedis;
 class LockAcrossProcessesTest {
 
     @RegisterExtension
-    static final RedisServer redis = new RedisServer();
+    static final RedisServer redis = RedisServer.shared();
 
     private static RedisLink link;
     private static RedisDistributedLock lock;

@@ -5,10 +5,13 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.tollgate.config.TollgateSettings;
+import dev.tollgate.engine.Tollgate;
 import dev.tollgate.redis.RedisClients;
 import dev.tollgate.redis.RedisLink;
 import dev.tollgate.redis.RedisSettings;
 import dev.tollgate.testing.RedisServer;
+import dev.tollgate.testing.TestSettings;
 import dev.tollgate.testing.Timeouts;
 import java.time.Duration;
 import java.util.List;
@@ -69,6 +72,21 @@ class LockEvictionTest {
             assertTrue(warnings.get(0).contains("maxmemory-policy allkeys-lru with maxmemory 4.00M"), warnings.get(0));
             assertTrue(warnings.get(0).contains("noeviction"), warnings.get(0));
             assertTrue(warnings.get(0).contains(link.description()), warnings.get(0));
+        }
+    }
+
+    /** Tollgate as users build it: asking for its locks (the lock API in use) reads the policy once. */
+    @Test
+    void tollgateWarnsOnceWhenItsLocksAreAskedFor() {
+        TollgateSettings settings = TestSettings.read("tollgate.redis.url", redis.url());
+        try (LogCapture log = new LogCapture(RedisDistributedLock.class);
+                Tollgate tollgate = Tollgate.build(settings)) {
+            assertEquals(List.of(), log.at(Level.WARNING), "nothing before the lock API is used");
+            tollgate.locks();
+            tollgate.locks().tryAcquire("warned-once", Duration.ofSeconds(1));
+            List<String> warnings = log.at(Level.WARNING);
+            assertEquals(1, warnings.size(), warnings.toString());
+            assertTrue(warnings.get(0).contains("allkeys-lru"), warnings.get(0));
         }
     }
 

@@ -24,7 +24,7 @@ import redis.clients.jedis.Jedis;
 class LockFailClosedTest {
 
     @RegisterExtension
-    static final RedisServer redis = new RedisServer();
+    static final RedisServer redis = RedisServer.shared();
 
     private RedisLink link;
     private RedisDistributedLock lock;

@@ -29,7 +29,7 @@ class LockFencingTest {
     private static final long TTL_MILLIS = 400;
 
     @RegisterExtension
-    static final RedisServer redis = new RedisServer();
+    static final RedisServer redis = RedisServer.shared();
 
     private static RedisLink link;
     private static RedisDistributedLock lock;

@@ -23,7 +23,7 @@ import redis.clients.jedis.util.JedisClusterCRC16;
 class RedisDistributedLockTest extends DistributedLockContract {
 
     @RegisterExtension
-    static final RedisServer redis = new RedisServer();
+    static final RedisServer redis = RedisServer.shared();
 
     private static RedisLink link;
     private static RedisDistributedLock lock;

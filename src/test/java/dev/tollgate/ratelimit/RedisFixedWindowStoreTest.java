@@ -20,7 +20,7 @@ import redis.clients.jedis.Jedis;
 class RedisFixedWindowStoreTest extends FixedWindowStoreContract {
 
     @RegisterExtension
-    static final RedisServer redis = new RedisServer();
+    static final RedisServer redis = RedisServer.shared();
 
     private static RedisRateLimitStore store;
 

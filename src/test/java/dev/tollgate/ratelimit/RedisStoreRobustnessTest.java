@@ -32,7 +32,7 @@ import redis.clients.jedis.Jedis;
 class RedisStoreRobustnessTest {
 
     @RegisterExtension
-    static final RedisServer redis = new RedisServer();
+    static final RedisServer redis = RedisServer.shared();
 
     private static RedisLink link;
     private static RedisRateLimitStore bucket;
@@ -157,6 +157,29 @@ class RedisStoreRobustnessTest {
             Decision d = fixed.tryConsume(p, key);
             assertTrue(d.remaining() >= 0 && d.remaining() <= 3, state + ": " + d);
             assertTrue(d.resetAfter().compareTo(Duration.ofSeconds(1)) <= 0, state + ": " + d);
+        }
+    }
+
+    /**
+     * A key of another type at a limit's key (something else wrote it): Redis refuses the call before
+     * the script writes anything, and the key is left as it was. (The guard decides that one call,
+     * as a data error, not an outage.)
+     */
+    @Test
+    void keyOfAnotherTypeIsRefusedAndLeftAsItWas() {
+        String key = freshKey();
+        try (Jedis j = redis.admin()) {
+            j.set(key, "someone else's");
+            j.pexpire(key, 60_000);
+        }
+        for (RedisRateLimitStore store : List.of(bucket, fixed, sliding)) {
+            LimitPolicy p = new LimitPolicy("robust", 3, 3, Duration.ofSeconds(1), 1);
+            RuntimeException e = assertThrows(RuntimeException.class, () -> store.tryConsume(p, key));
+            assertTrue(rootMessage(e).contains("WRONGTYPE"), rootMessage(e));
+            try (Jedis j = redis.admin()) {
+                assertEquals("someone else's", j.get(key));
+                assertTrue(j.pttl(key) > 50_000, "its expiry untouched");
+            }
         }
     }
 

@@ -21,7 +21,7 @@ import redis.clients.jedis.Jedis;
 class RedisTokenBucketStoreTest extends TokenBucketStoreContract {
 
     @RegisterExtension
-    static final RedisServer redis = new RedisServer();
+    static final RedisServer redis = RedisServer.shared();
 
     private static RedisRateLimitStore store;
 

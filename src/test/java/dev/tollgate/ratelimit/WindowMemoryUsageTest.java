@@ -21,7 +21,7 @@ import redis.clients.jedis.Jedis;
 class WindowMemoryUsageTest {
 
     @RegisterExtension
-    static final RedisServer redis = new RedisServer();
+    static final RedisServer redis = RedisServer.shared();
 
     private static final LimitPolicy POLICY = new LimitPolicy("api", 1000, 1000, Duration.ofMinutes(1), 1);
 

@@ -22,7 +22,7 @@ import redis.clients.jedis.exceptions.JedisConnectionException;
 class LazyClientTest {
 
     @RegisterExtension
-    static final RedisServer redis = new RedisServer();
+    static final RedisServer redis = RedisServer.shared();
 
     @Test
     void clusterAndSentinelsDownAtStartDegradeInsteadOfFailing() throws Exception {

@@ -18,6 +18,10 @@ import redis.clients.jedis.Jedis;
  *
  * <p>The nodes run with {@code cluster-require-full-coverage no} and a 1 s node timeout, as Tollgate's
  * README advises: a dead master then costs only its own slots, the others keep answering.
+ *
+ * <p>Always from the {@code redis-server} binary, whatever {@link RedisBackend} the other tests use:
+ * cluster nodes tell clients where each slot lives by the address they see, which in containers is the
+ * bridge network's, not the loopback ports the client can reach.
  */
 public final class RedisCluster implements BeforeAllCallback, AfterAllCallback {
 

@@ -17,6 +17,10 @@ import redis.clients.jedis.Jedis;
  * down-after-milliseconds 1000}) on free loopback ports, one set per test class. {@link #start()} returns
  * once the replica is in sync and every Sentinel knows the replica and the other two Sentinels, so a
  * failover can start at once.
+ *
+ * <p>Always from the {@code redis-server} binary, whatever {@link RedisBackend} the other tests use:
+ * Sentinels and replicas announce the addresses they see, and in containers those are the bridge
+ * network's, not the loopback ports the client is given.
  */
 public final class RedisSentinels implements BeforeAllCallback, AfterAllCallback {
 
@@ -26,7 +30,7 @@ public final class RedisSentinels implements BeforeAllCallback, AfterAllCallback
     private static final int SENTINELS = 3;
 
     // Diskless sync waits 5 s by default for more replicas to join; there is only one.
-    private final RedisServer master = new RedisServer("--repl-diskless-sync-delay", "0");
+    private final RedisServer master = RedisServer.onBinary("--repl-diskless-sync-delay", "0");
     private RedisServer replica;
     private final List<Integer> sentinelPorts = new ArrayList<>();
     private final List<Process> sentinels = new ArrayList<>();
@@ -47,7 +51,7 @@ public final class RedisSentinels implements BeforeAllCallback, AfterAllCallback
         long begin = System.nanoTime();
         dir = Files.createTempDirectory("tollgate-sentinel-");
         master.start();
-        replica = new RedisServer("--replicaof", "127.0.0.1", Integer.toString(master.port()));
+        replica = RedisServer.onBinary("--replicaof", "127.0.0.1", Integer.toString(master.port()));
         replica.start();
         for (int i = 0; i < SENTINELS; i++) {
             sentinelPorts.add(RedisServer.freePort());
@@ -118,7 +122,7 @@ public final class RedisSentinels implements BeforeAllCallback, AfterAllCallback
     }
 
     /** SIGKILL of the current master process (the one started as master). */
-    public synchronized void killMaster() throws InterruptedException {
+    public synchronized void killMaster() throws IOException, InterruptedException {
         master.kill();
     }
 

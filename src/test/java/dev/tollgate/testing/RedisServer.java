@@ -1,126 +1,147 @@
 package dev.tollgate.testing;
 
-import java.io.File;
 import java.io.IOException;
+import java.net.InetAddress;
 import java.net.ServerSocket;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
+import java.util.Map;
 import org.junit.jupiter.api.extension.AfterAllCallback;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
 import redis.clients.jedis.Jedis;
 
 /**
- * A private {@code redis-server} on a free loopback port, one per test class, that tests may kill,
- * freeze and restart. Register it with {@code @RegisterExtension static final RedisServer redis = new
- * RedisServer();}.
+ * A real Redis on {@code 127.0.0.1:<port>} that tests may kill, freeze and restart: a container when a
+ * Docker-compatible engine answers, the {@code redis-server} binary otherwise ({@link RedisBackend}).
+ * Register it with {@code @RegisterExtension static final RedisServer redis = RedisServer.shared();}.
  *
- * <p>No Docker engine runs on this project's machines, so the binary is used. When it is missing the
- * tests fail, saying how to install it: a limiter's Redis behaviour is never tested against a stand-in.
+ * <p>{@link #shared()} (and {@link #onPort(int)}) is one server for every test class of the JVM that asks
+ * for it: each class finds it running, thawed and empty (keys, scripts and statistics flushed), so a
+ * class that killed or froze it leaves nothing behind. {@code new RedisServer(args)} is a class's own,
+ * stopped after the class. When Redis cannot be had the tests fail, saying how to get it: a limiter's
+ * Redis behaviour is never tested against a stand-in.
  */
 public final class RedisServer implements BeforeAllCallback, AfterAllCallback, TestClock {
 
-    private final List<String> extraArgs;
-    private int fixedPort;
-    private int port;
-    private Process process;
-    private Path dir;
+    private static final Map<Integer, RedisServer> SHARED = new HashMap<>();
+    private static final ExtensionContext.Namespace NAMESPACE = ExtensionContext.Namespace.create(RedisServer.class);
 
+    private final RedisBackend backend;
+    private final List<String> extraArgs;
+    private final boolean shared;
+    private final int fixedPort;
+    private RedisRunner runner;
+    private int port;
+
+    /** A private server for one test class, on the chosen backend, started with {@code extraArgs}. */
     public RedisServer(String... extraArgs) {
-        this.extraArgs = List.of(extraArgs);
+        this(null, List.of(extraArgs), false, 0);
     }
 
-    /** A server on a port chosen beforehand, such as the one a Liberty server was told to use. */
-    public static RedisServer onPort(int port) {
-        RedisServer server = new RedisServer();
-        server.fixedPort = port;
-        return server;
+    private RedisServer(RedisBackend backend, List<String> extraArgs, boolean shared, int fixedPort) {
+        this.backend = backend;
+        this.extraArgs = extraArgs;
+        this.shared = shared;
+        this.fixedPort = fixedPort;
+    }
+
+    /** A private server from the {@code redis-server} binary, whatever the chosen backend. */
+    public static RedisServer onBinary(String... extraArgs) {
+        return new RedisServer(RedisBackend.BINARY, List.of(extraArgs), false, 0);
+    }
+
+    /** The server every test class of this JVM shares, on a free port. */
+    public static RedisServer shared() {
+        return onPort(0);
+    }
+
+    /** The shared server on {@code port}, such as the one the Liberty servers were told to use. */
+    public static synchronized RedisServer onPort(int port) {
+        return SHARED.computeIfAbsent(port, p -> new RedisServer(null, List.of(), true, p));
+    }
+
+    /** Common to both backends: nothing on disk, and DEBUG allowed for fault tests. */
+    static List<String> commonArgs() {
+        return List.of("--save", "", "--appendonly", "no", "--enable-debug-command", "yes");
     }
 
     @Override
     public void beforeAll(ExtensionContext context) throws Exception {
-        start(fixedPort);
+        if (!shared) {
+            start(fixedPort);
+            return;
+        }
+        claim();
+        context.getRoot()
+                .getStore(NAMESPACE)
+                .getOrComputeIfAbsent("stop:" + fixedPort, k -> (AutoCloseable) this::stop, AutoCloseable.class);
     }
 
     @Override
     public void afterAll(ExtensionContext context) {
-        stop();
+        if (!shared) {
+            stop();
+        }
+    }
+
+    /** Running, thawed and empty, as a new server would be; started on first use. */
+    synchronized void claim() throws IOException, InterruptedException {
+        if (runner == null) {
+            start(fixedPort);
+            return;
+        }
+        runner.thaw();
+        if (!runner.running()) {
+            runner.restart();
+        }
+        try (Jedis j = admin()) {
+            j.clientUnpause();
+            j.flushAll();
+            j.scriptFlush();
+            j.configResetStat();
+        }
     }
 
     /** Starts on a free port (or on {@code fixedPort} when that is &gt; 0). */
     public synchronized void start(int fixedPort) throws IOException, InterruptedException {
+        if (runner != null) {
+            runner.stop();
+        }
         port = fixedPort > 0 ? fixedPort : freePort();
-        dir = Files.createTempDirectory("tollgate-redis-");
-        launch();
+        runner = (backend != null ? backend : RedisBackend.chosen()).runner(extraArgs);
+        runner.start(port);
     }
 
     public synchronized void start() throws IOException, InterruptedException {
         start(0);
     }
 
-    private void launch() throws IOException, InterruptedException {
-        List<String> cmd = new ArrayList<>(List.of(
-                binary(),
-                "--port",
-                Integer.toString(port),
-                "--bind",
-                "127.0.0.1",
-                "--save",
-                "",
-                "--appendonly",
-                "no",
-                "--dir",
-                dir.toString(),
-                "--enable-debug-command",
-                "yes"));
-        cmd.addAll(extraArgs);
-        process = new ProcessBuilder(cmd)
-                .redirectErrorStream(true)
-                .redirectOutput(dir.resolve("redis.log").toFile())
-                .start();
-        awaitPing(Duration.ofSeconds(10));
+    /** SIGKILL (or a container kill): the server is gone, connections are refused. */
+    public synchronized void kill() throws IOException, InterruptedException {
+        runner.kill();
     }
 
-    /** SIGKILL: the process is gone, connections are refused. */
-    public synchronized void kill() throws InterruptedException {
-        if (process != null && process.isAlive()) {
-            process.destroyForcibly();
-            process.waitFor(10, TimeUnit.SECONDS);
-        }
-    }
-
-    /** SIGSTOP: the process is frozen, the kernel keeps its connections open. */
+    /** Frozen (SIGSTOP, or a container pause): the kernel keeps its connections open, nothing answers. */
     public synchronized void pause() throws IOException, InterruptedException {
-        signal("STOP");
+        runner.freeze();
     }
 
-    /** SIGCONT after {@link #pause()}. */
+    /** Thawed after {@link #pause()}; nothing when not frozen. */
     public synchronized void resume() throws IOException, InterruptedException {
-        signal("CONT");
+        runner.thaw();
     }
 
     /** Kills it and starts a new one on the same port: every key and the script cache are gone. */
     public synchronized void restart() throws IOException, InterruptedException {
-        if (process != null) {
-            signal("CONT");
-        }
-        kill();
-        awaitPortFree(Duration.ofSeconds(10));
-        launch();
+        runner.restart();
     }
 
     public synchronized void stop() {
-        if (process != null) {
-            try {
-                signal("CONT");
-                kill();
-            } catch (IOException | InterruptedException e) {
-                process.destroyForcibly();
-            }
+        if (runner != null) {
+            runner.stop();
+            runner = null;
         }
     }
 
@@ -128,8 +149,13 @@ public final class RedisServer implements BeforeAllCallback, AfterAllCallback, T
         return port;
     }
 
+    /** Where it listens: always the loopback address, on either backend. */
+    public String host() {
+        return "127.0.0.1";
+    }
+
     public String url() {
-        return "redis://127.0.0.1:" + port;
+        return "redis://" + host() + ":" + port;
     }
 
     /** A plain connection for inspecting and breaking the server; the caller closes it. */
@@ -159,71 +185,21 @@ public final class RedisServer implements BeforeAllCallback, AfterAllCallback, T
 
     /** Sleeps until at least {@code d} has passed on this server's clock ({@code TIME}). */
     @Override
-    public void elapse(java.time.Duration d) throws InterruptedException {
+    public void elapse(Duration d) throws InterruptedException {
         long until = timeMicros() + d.toNanos() / 1000;
         for (long now = timeMicros(); now < until; now = timeMicros()) {
             Thread.sleep(Math.max(1, (until - now) / 1000));
         }
     }
 
-    private void signal(String name) throws IOException, InterruptedException {
-        if (process == null || !process.isAlive()) {
-            return;
-        }
-        Process kill = new ProcessBuilder("kill", "-" + name, Long.toString(process.pid())).start();
-        if (!kill.waitFor(5, TimeUnit.SECONDS) || kill.exitValue() != 0) {
-            throw new IOException("kill -" + name + " " + process.pid() + " failed");
-        }
-    }
-
-    private void awaitPing(Duration limit) throws InterruptedException, IOException {
-        long deadline = System.nanoTime() + limit.toNanos();
-        while (System.nanoTime() < deadline) {
-            if (!process.isAlive()) {
-                throw new IOException("redis-server exited: " + Files.readString(dir.resolve("redis.log")));
-            }
-            try (Jedis j = RedisProcesses.jedis(port, 200)) {
-                if ("PONG".equals(j.ping())) {
-                    return;
-                }
-            } catch (RuntimeException notYet) {
-                Thread.sleep(20);
-            }
-        }
-        throw new IOException("redis-server on port " + port + " did not answer PING within " + limit);
-    }
-
-    private void awaitPortFree(Duration limit) throws InterruptedException {
-        long deadline = System.nanoTime() + limit.toNanos();
-        while (System.nanoTime() < deadline) {
-            try (ServerSocket s = new ServerSocket(port, 1, java.net.InetAddress.getLoopbackAddress())) {
-                s.setReuseAddress(true);
-                return;
-            } catch (IOException busy) {
-                Thread.sleep(20);
-            }
-        }
-    }
-
     static int freePort() throws IOException {
-        try (ServerSocket s = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             return s.getLocalPort();
         }
     }
 
+    /** The {@code redis-server} binary, for the topologies that always run from it (Cluster, Sentinel). */
     static String binary() {
-        String configured = System.getenv("TOLLGATE_REDIS_SERVER");
-        if (configured != null && !configured.isBlank()) {
-            return configured;
-        }
-        for (String dirName : System.getenv().getOrDefault("PATH", "").split(File.pathSeparator)) {
-            File f = new File(dirName, "redis-server");
-            if (f.canExecute()) {
-                return f.getAbsolutePath();
-            }
-        }
-        throw new IllegalStateException("redis-server was not found on PATH. The tests need a real Redis: "
-                + "install it (Debian/Ubuntu: apt-get install -y redis-server; macOS: brew install redis) "
-                + "or point TOLLGATE_REDIS_SERVER at the binary.");
+        return BinaryRedis.binary();
     }
 }

@@ -28,7 +28,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 class ClientIdentityIT {
 
     @RegisterExtension
-    static final RedisServer redis = RedisServer.onPort(LibertyServer.redisPort());
+    static final RedisServer redis = DemoDeployment.redis;
 
     private static final Pattern REMAINING = Pattern.compile("\"demo\";r=(\\d+)");
 

@@ -39,7 +39,7 @@ class EnvironmentConfigIT {
     @BeforeAll
     static void start() throws Exception {
         Map<String, String> env = new TreeMap<>();
-        env.put("TOLLGATE_REDIS_URL", "redis://127.0.0.1:" + redis.port());
+        env.put("TOLLGATE_REDIS_URL", "redis://" + redis.host() + ":" + redis.port());
         env.put("TOLLGATE_REDIS_TIMEOUT", "2s");
         env.put("TOLLGATE_REDIS_POOL_SIZE", "3");
         env.put("TOLLGATE_FAIL_OPEN", "false");
@@ -66,6 +66,7 @@ class EnvironmentConfigIT {
         // Kubernetes' service links for a service named tollgate are not Tollgate's settings.
         env.put("TOLLGATE_SERVICE_HOST", "10.96.0.12");
         env.put("TOLLGATE_PORT_9080_TCP_ADDR", "10.96.0.12");
+        env.put("TOLLGATE_TEST_REDIS_BACKEND", "binary"); // the test harness's, as CI exports it
         server = ExtraServer.start("envconfig", List.of(), env);
     }
 
@@ -82,8 +83,8 @@ class EnvironmentConfigIT {
         assertTrue(server.started(), server.log());
         assertTrue(
                 server.log()
-                        .contains("Tollgate: limits, locks and counters are shared through Redis at redis://127.0.0.1:"
-                                + redis.port()
+                        .contains("Tollgate: limits, locks and counters are shared through Redis at redis://"
+                                + redis.host() + ":" + redis.port()
                                 + " (budget 2000 ms per call, at most 3 connections; 6 limits: [demo, demo-both,"
                                 + " demo-cdi, demo-ejb, demo-user, demo-window])"),
                 "no limit named demo_window or demo.fail.open beside the real ones:\n" + server.log());

@@ -4,19 +4,29 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.tollgate.testing.RedisServer;
-import java.net.http.HttpResponse;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.microshed.testing.SharedContainerConfig;
+import org.microshed.testing.jaxrs.RESTClient;
+import org.microshed.testing.jupiter.MicroShedTest;
 
-class HealthIT {
+@MicroShedTest
+@SharedContainerConfig(DemoDeployment.class)
+public class HealthIT {
 
     @RegisterExtension
-    static final RedisServer redis = RedisServer.onPort(LibertyServer.redisPort());
+    static final RedisServer redis = DemoDeployment.redis;
+
+    @RESTClient
+    public static HealthClient health;
+
+    @RESTClient
+    public static DemoClient demo;
 
     @Test
-    void healthIsUpAndReportsTheRedisStore() throws Exception {
-        HttpResponse<String> r = LibertyServer.get("/health");
-        assertEquals(200, r.statusCode(), r.body());
+    void healthIsUpAndReportsTheRedisStore() {
+        Reply r = Reply.of(health.all());
+        assertEquals(200, r.status(), r.body());
         assertTrue(r.body().contains("\"status\":\"UP\""), r.body());
         assertTrue(r.body().contains("\"store\":\"redis\""), r.body());
         assertTrue(r.body().contains("\"redisReachable\":true"), r.body());
@@ -26,8 +36,8 @@ class HealthIT {
     void readinessStaysUpWhileRedisIsDown() throws Exception {
         redis.kill();
         try {
-            HttpResponse<String> r = LibertyServer.get("/health/ready");
-            assertEquals(200, r.statusCode(), r.body());
+            Reply r = Reply.of(health.ready());
+            assertEquals(200, r.status(), r.body());
             assertTrue(r.body().contains("\"redisReachable\":false"), r.body());
         } finally {
             redis.restart();
@@ -35,9 +45,9 @@ class HealthIT {
     }
 
     @Test
-    void demoServiceAnswers() throws Exception {
-        HttpResponse<String> r = LibertyServer.get("/demo/hello");
-        assertEquals(200, r.statusCode());
+    void demoServiceAnswers() {
+        Reply r = Reply.of(demo.hello());
+        assertEquals(200, r.status());
         assertEquals("hello\n", r.body());
     }
 

@@ -9,8 +9,12 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import org.microshed.testing.jaxrs.RestClientBuilder;
 
-/** The Liberty server the build started for the integration tests, and a client for it. */
+/**
+ * The Liberty servers the build started for the integration tests: where they are, their metrics and
+ * log, and a raw HTTP client for the tests that need the bytes on the wire.
+ */
 public final class LibertyServer {
 
     private static final HttpClient CLIENT = HttpClient.newBuilder()
@@ -18,13 +22,24 @@ public final class LibertyServer {
             .version(HttpClient.Version.HTTP_1_1)
             .build();
 
+    private static MetricsClient metrics;
+
     private LibertyServer() {}
 
     public static String baseUrl() {
         return "http://localhost:" + System.getProperty("it.http.port", "9080");
     }
 
-    /** The port of the Redis the server was told to use; the test class starts it. */
+    /** The second server: the same WAR, the same Redis. */
+    public static String secondBaseUrl() {
+        String port = System.getProperty("it.http.port2");
+        if (port == null || port.isBlank()) {
+            throw new IllegalStateException("it.http.port2 is not set: run the integration tests with mvn verify");
+        }
+        return "http://localhost:" + port;
+    }
+
+    /** The port of the Redis the servers were told to use; {@link DemoDeployment} starts it. */
     public static int redisPort() {
         String port = System.getProperty("it.redis.port");
         if (port == null || port.isBlank()) {
@@ -33,6 +48,7 @@ public final class LibertyServer {
         return Integer.parseInt(port);
     }
 
+    /** A raw GET (java.net.http): for a test about what is on the wire, not about the service. */
     public static HttpResponse<String> get(String path, String... headers) throws IOException, InterruptedException {
         HttpRequest.Builder b =
                 HttpRequest.newBuilder(URI.create(baseUrl() + path)).timeout(Duration.ofSeconds(10));
@@ -42,10 +58,20 @@ public final class LibertyServer {
         return CLIENT.send(b.GET().build(), HttpResponse.BodyHandlers.ofString());
     }
 
+    /** The application metrics of the first server, as Prometheus text. */
+    public static synchronized String metrics() {
+        if (metrics == null) {
+            metrics = new RestClientBuilder()
+                    .withAppContextRoot(baseUrl())
+                    .withJaxrsPath("/")
+                    .build(MetricsClient.class);
+        }
+        return metrics.scrape("application");
+    }
+
     /** A Tollgate counter from {@code /metrics}, 0 when not yet registered. */
-    public static long metric(String name, String limit, String outcome) throws IOException, InterruptedException {
-        String body = get("/metrics?scope=application").body();
-        for (String line : body.split("\n")) {
+    public static long metric(String name, String limit, String outcome) {
+        for (String line : metrics().split("\n")) {
             if (line.startsWith(name + "{")
                     && line.contains("limit=\"" + limit + "\"")
                     && line.contains("outcome=\"" + outcome + "\"")) {

@@ -4,44 +4,38 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.tollgate.testing.RedisServer;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.microshed.testing.SharedContainerConfig;
+import org.microshed.testing.jaxrs.RESTClient;
+import org.microshed.testing.jupiter.MicroShedTest;
 
 /** {@code @OncePerCluster} in a real server: of three concurrent starts of the job, one runs. */
-class OncePerClusterIT {
+@MicroShedTest
+@SharedContainerConfig(DemoDeployment.class)
+public class OncePerClusterIT {
 
     @RegisterExtension
-    static final RedisServer redis = RedisServer.onPort(LibertyServer.redisPort());
+    static final RedisServer redis = DemoDeployment.redis;
+
+    @RESTClient
+    public static DemoClient demo;
 
     @Test
     void threeConcurrentStartsRunTheJobOnce() throws Exception {
         int before = runs();
-        HttpClient client = HttpClient.newHttpClient();
-        List<CompletableFuture<HttpResponse<String>>> starts = new ArrayList<>();
-        for (int i = 0; i < 3; i++) {
-            starts.add(client.sendAsync(
-                    HttpRequest.newBuilder(URI.create(LibertyServer.baseUrl() + "/demo/job"))
-                            .POST(HttpRequest.BodyPublishers.noBody())
-                            .build(),
-                    HttpResponse.BodyHandlers.ofString()));
-        }
-        for (CompletableFuture<HttpResponse<String>> s : starts) {
-            assertEquals(200, s.get().statusCode());
+        List<Reply> starts = Load.fire(3, 3, DemoClient::startJob);
+        for (Reply s : starts) {
+            assertEquals(200, s.status());
         }
         assertEquals(before + 1, runs(), "one ran, two found the lock held elsewhere");
-        String metrics = LibertyServer.get("/metrics?scope=application").body();
+        String metrics = LibertyServer.metrics();
         assertTrue(metrics.contains("tollgate_lock_acquired_total{lock=\"demo-report\""), metrics);
         assertTrue(metrics.contains("tollgate_lock_held_elsewhere_total{lock=\"demo-report\""), metrics);
     }
 
-    private static int runs() throws Exception {
-        return Integer.parseInt(LibertyServer.get("/demo/job").body().trim());
+    private static int runs() {
+        return Integer.parseInt(demo.jobRuns().trim());
     }
 }

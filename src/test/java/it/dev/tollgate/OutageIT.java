@@ -5,9 +5,11 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.tollgate.testing.RedisServer;
-import java.net.http.HttpResponse;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.microshed.testing.SharedContainerConfig;
+import org.microshed.testing.jaxrs.RESTClient;
+import org.microshed.testing.jupiter.MicroShedTest;
 
 /**
  * The article's hung Redis, through Liberty: Redis is SIGSTOPped while the demo serves requests.
@@ -15,18 +17,24 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * breaker opens once (one WARNING), and after SIGCONT a background probe closes it (one INFO) with no
  * request paying for it.
  */
-class OutageIT {
+@MicroShedTest
+@SharedContainerConfig(DemoDeployment.class)
+public class OutageIT {
 
     @RegisterExtension
-    static final RedisServer redis = RedisServer.onPort(LibertyServer.redisPort());
+    static final RedisServer redis = DemoDeployment.redis;
+
+    @RESTClient
+    public static DemoClient demo;
+
+    @RESTClient
+    public static HealthClient health;
 
     static final int CHECKS = 30;
 
     @Test
     void hungRedisDegradesEveryCheckWithinTheBudgetAndRecoversOffTheRequestPath() throws Exception {
-        assertEquals(
-                200,
-                LibertyServer.get("/demo/hello", "X-Forwarded-For", "10.7.0.1").statusCode());
+        assertEquals(200, Reply.of(demo.helloFor("10.7.0.1")).status());
         awaitBreaker(false);
         long redisDecisions = LibertyServer.metric("tollgate_decisions_total", "demo", "allowed");
         long degradedOpen = LibertyServer.metric("tollgate_degraded_decisions_total", "demo", "allowed");
@@ -37,16 +45,15 @@ class OutageIT {
         try {
             for (int i = 0; i < CHECKS; i++) {
                 long start = System.nanoTime();
-                HttpResponse<String> r = LibertyServer.get("/demo/hello", "X-Forwarded-For", "10.7.0.2");
+                Reply r = Reply.of(demo.helloFor("10.7.0.2"));
                 long millis = (System.nanoTime() - start) / 1_000_000;
-                assertEquals(200, r.statusCode(), "fail-open: served while Redis hangs");
+                assertEquals(200, r.status(), "fail-open: served while Redis hangs");
                 assertTrue(millis < 1000, "request " + i + " took " + millis + " ms");
-                assertFalse(
-                        r.headers().firstValue("RateLimit").isPresent(), "a degraded pass claims no remaining count");
+                assertFalse(r.header("RateLimit").isPresent(), "a degraded pass claims no remaining count");
             }
-            HttpResponse<String> closed = LibertyServer.get("/demo/cdi", "X-Forwarded-For", "10.7.0.3");
-            assertEquals(503, closed.statusCode(), "fail-closed limit: refused while Redis cannot be asked");
-            assertTrue(closed.headers().firstValue("Retry-After").isPresent());
+            Reply closed = Reply.of(demo.cdi("10.7.0.3"));
+            assertEquals(503, closed.status(), "fail-closed limit: refused while Redis cannot be asked");
+            assertTrue(closed.header("Retry-After").isPresent());
             assertTrue(closed.body().contains("fails closed"), closed.body());
 
             assertEquals(
@@ -57,8 +64,8 @@ class OutageIT {
                     LibertyServer.metric("tollgate_degraded_decisions_total", "demo-cdi", "denied") - degradedClosed);
             assertEquals(redisDecisions, LibertyServer.metric("tollgate_decisions_total", "demo", "allowed"));
             assertEquals(1, gauge(), "tollgate_breaker_open");
-            HttpResponse<String> ready = LibertyServer.get("/health/ready");
-            assertEquals(200, ready.statusCode(), "a Redis outage does not take the server out of the balancer");
+            Reply ready = Reply.of(health.ready());
+            assertEquals(200, ready.status(), "a Redis outage does not take the server out of the balancer");
             assertTrue(ready.body().contains("\"breakerOpen\":true"), ready.body());
             assertEquals(warningsBefore + 1, logLines("is not answering"), "one WARNING per outage");
         } finally {
@@ -72,11 +79,9 @@ class OutageIT {
                                 && l.contains((CHECKS + 1) + " decisions were degraded meanwhile")),
                 "one INFO with the count");
         for (int i = 0; i < 3; i++) {
-            HttpResponse<String> r = LibertyServer.get("/demo/hello", "X-Forwarded-For", "10.7.0.4");
-            assertEquals(200, r.statusCode());
-            assertEquals(
-                    "\"demo\";r=" + (99 - i),
-                    r.headers().firstValue("RateLimit").orElseThrow());
+            Reply r = Reply.of(demo.helloFor("10.7.0.4"));
+            assertEquals(200, r.status());
+            assertEquals("\"demo\";r=" + (99 - i), r.header("RateLimit").orElseThrow());
         }
     }
 
@@ -85,8 +90,7 @@ class OutageIT {
     }
 
     private static long gauge() throws Exception {
-        for (String line :
-                LibertyServer.get("/metrics?scope=application").body().split("\n")) {
+        for (String line : LibertyServer.metrics().split("\n")) {
             if (line.startsWith("tollgate_breaker_open{")) {
                 return (long) Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1));
             }

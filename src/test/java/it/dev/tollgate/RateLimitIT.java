@@ -1,58 +1,59 @@
 package it.dev.tollgate;
 
+import static it.dev.tollgate.Load.count;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.tollgate.testing.RedisServer;
+import jakarta.ws.rs.core.Response;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.io.OutputStream;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.Socket;
-import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
+import java.util.function.BiFunction;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.microshed.testing.SharedContainerConfig;
+import org.microshed.testing.jaxrs.RESTClient;
+import org.microshed.testing.jupiter.MicroShedTest;
 
 /**
  * The surface users touch, through a real Liberty server and a real Redis. The server trusts
  * 127.0.0.1 as a proxy, so each test picks its own bucket with X-Forwarded-For.
  */
-class RateLimitIT {
+@MicroShedTest
+@SharedContainerConfig(DemoDeployment.class)
+public class RateLimitIT {
 
     @RegisterExtension
-    static final RedisServer redis = RedisServer.onPort(LibertyServer.redisPort());
+    static final RedisServer redis = DemoDeployment.redis;
+
+    @RESTClient
+    public static DemoClient demo;
 
     @Test
     void filterAdmitsExactlyTheCapacityUnderConcurrencyAndRejectsTheRestWithStandard429s() throws Exception {
-        List<HttpResponse<String>> responses = fire("/demo/hello", "10.0.1.1", 1000, 32);
-        List<HttpResponse<String>> ok =
-                responses.stream().filter(r -> r.statusCode() == 200).toList();
-        List<HttpResponse<String>> limited =
-                responses.stream().filter(r -> r.statusCode() == 429).toList();
+        List<Reply> responses = fire(DemoClient::helloFor, "10.0.1.1", 1000, 32);
+        List<Reply> ok = responses.stream().filter(r -> r.status() == 200).toList();
+        List<Reply> limited = responses.stream().filter(r -> r.status() == 429).toList();
         assertEquals(100, ok.size());
         assertEquals(900, limited.size());
-        for (HttpResponse<String> r : ok) {
-            assertEquals(
-                    "\"demo\";q=100", r.headers().firstValue("RateLimit-Policy").orElseThrow());
-            assertTrue(r.headers().firstValue("RateLimit").orElseThrow().startsWith("\"demo\";r="));
+        for (Reply r : ok) {
+            assertEquals("\"demo\";q=100", r.header("RateLimit-Policy").orElseThrow());
+            assertTrue(r.header("RateLimit").orElseThrow().startsWith("\"demo\";r="));
         }
-        for (HttpResponse<String> r : limited) {
-            assertEquals("\"demo\";r=0", r.headers().firstValue("RateLimit").orElseThrow());
-            assertEquals(
-                    "\"demo\";q=100", r.headers().firstValue("RateLimit-Policy").orElseThrow());
-            assertTrue(r.headers().firstValue("Content-Type").orElseThrow().startsWith("application/problem+json"));
+        for (Reply r : limited) {
+            assertEquals("\"demo\";r=0", r.header("RateLimit").orElseThrow());
+            assertEquals("\"demo\";q=100", r.header("RateLimit-Policy").orElseThrow());
+            assertTrue(r.header("Content-Type").orElseThrow().startsWith("application/problem+json"));
             assertTrue(r.body().contains("\"status\":429"), r.body());
             assertTrue(r.body().contains("quota-exceeded"), r.body());
-            assertFalse(
-                    r.headers().firstValue("Retry-After").isPresent(), "a quota that never refills has no retry time");
+            assertFalse(r.header("Retry-After").isPresent(), "a quota that never refills has no retry time");
         }
     }
 
@@ -60,30 +61,26 @@ class RateLimitIT {
     void refillingLimitSaysWhenToRetryAndNeverTooEarly() throws Exception {
         // demo-user: 3 per hour per user name, from the @RateKey parameter of an EJB method.
         for (int i = 0; i < 3; i++) {
-            assertEquals(200, LibertyServer.get("/demo/user/ada").statusCode());
+            assertEquals(200, Reply.of(demo.user("ada")).status());
         }
-        HttpResponse<String> r = LibertyServer.get("/demo/user/ada");
-        assertEquals(429, r.statusCode());
-        long retryAfter = Long.parseLong(r.headers().firstValue("Retry-After").orElseThrow());
+        Reply r = Reply.of(demo.user("ada"));
+        assertEquals(429, r.status());
+        long retryAfter = Long.parseLong(r.header("Retry-After").orElseThrow());
         assertTrue(retryAfter >= 1199 && retryAfter <= 1200, "one token per 20 min, rounded up: " + retryAfter);
-        assertEquals(
-                "\"demo-user\";q=3;w=3600",
-                r.headers().firstValue("RateLimit-Policy").orElseThrow());
-        assertEquals(
-                "\"demo-user\";r=0;t=" + retryAfter,
-                r.headers().firstValue("RateLimit").orElseThrow());
+        assertEquals("\"demo-user\";q=3;w=3600", r.header("RateLimit-Policy").orElseThrow());
+        assertEquals("\"demo-user\";r=0;t=" + retryAfter, r.header("RateLimit").orElseThrow());
         assertTrue(r.body().contains("\"retryAfter\":" + retryAfter), r.body());
-        assertEquals(200, LibertyServer.get("/demo/user/grace").statusCode(), "another user, another bucket");
+        assertEquals(200, Reply.of(demo.user("grace")).status(), "another user, another bucket");
     }
 
     @Test
     void ejbLimitHoldsExactlyUnderConcurrency() throws Exception {
-        assertExactlyCapacity("/demo/ejb", "demo-ejb", "10.0.2.1");
+        assertExactlyCapacity(DemoClient::ejb, "demo-ejb", "10.0.2.1");
     }
 
     @Test
     void cdiBeanLimitHoldsExactlyUnderConcurrency() throws Exception {
-        assertExactlyCapacity("/demo/cdi", "demo-cdi", "10.0.3.1");
+        assertExactlyCapacity(DemoClient::cdi, "demo-cdi", "10.0.3.1");
     }
 
     /**
@@ -91,14 +88,15 @@ class RateLimitIT {
      * 429. A check slower than the budget on a loaded machine is a degraded decision (fail-open), never
      * a silent one: such passes must show in the degraded counter, one for one.
      */
-    private static void assertExactlyCapacity(String path, String limit, String client) throws Exception {
+    private static void assertExactlyCapacity(
+            BiFunction<DemoClient, String, Response> endpoint, String limit, String client) throws Exception {
         long degradedBefore = LibertyServer.metric("tollgate_degraded_decisions_total", limit, "allowed");
-        List<HttpResponse<String>> responses = fire(path, client, 400, 32);
+        List<Reply> responses = fire(endpoint, client, 400, 32);
         long degraded = LibertyServer.metric("tollgate_degraded_decisions_total", limit, "allowed") - degradedBefore;
         assertEquals(100 + degraded, count(responses, 200), degraded + " degraded decisions");
         assertEquals(300 - degraded, count(responses, 429), "the interceptor's rejection becomes the filter's 429");
-        for (HttpResponse<String> r : responses) {
-            if (r.statusCode() == 429) {
+        for (Reply r : responses) {
+            if (r.status() == 429) {
                 assertTrue(r.body().contains("\"limit\":\"" + limit + "\""), r.body());
             }
         }
@@ -106,21 +104,19 @@ class RateLimitIT {
 
     @Test
     void slidingWindowLimitHoldsExactlyThroughTheFilter() throws Exception {
-        List<HttpResponse<String>> responses = fire("/demo/window", "10.0.6.1", 300, 32);
+        List<Reply> responses = fire(DemoClient::window, "10.0.6.1", 300, 32);
         assertEquals(100, count(responses, 200));
-        HttpResponse<String> denied = responses.stream()
-                .filter(r -> r.statusCode() == 429)
-                .findFirst()
-                .orElseThrow();
+        Reply denied =
+                responses.stream().filter(r -> r.status() == 429).findFirst().orElseThrow();
         assertEquals(
                 "\"demo-window\";q=100;w=3600",
-                denied.headers().firstValue("RateLimit-Policy").orElseThrow());
-        assertTrue(Long.parseLong(denied.headers().firstValue("Retry-After").orElseThrow()) > 3500);
+                denied.header("RateLimit-Policy").orElseThrow());
+        assertTrue(Long.parseLong(denied.header("Retry-After").orElseThrow()) > 3500);
     }
 
     @Test
     void filterAndInterceptorOnOneMethodCountOnce() throws Exception {
-        assertEquals(100, count(fire("/demo/both", "10.0.4.1", 300, 16), 200));
+        assertEquals(100, count(fire(DemoClient::both, "10.0.4.1", 300, 16), 200));
     }
 
     @Test
@@ -136,46 +132,28 @@ class RateLimitIT {
 
     @Test
     void forwardedForFromATrustedProxyPicksTheClientsBucket() throws Exception {
-        assertEquals(100, count(fire("/demo/hello", "10.0.5.1", 101, 4), 200));
-        assertEquals(
-                200,
-                LibertyServer.get("/demo/hello", "X-Forwarded-For", "10.0.5.2").statusCode());
-        assertEquals(
-                429,
-                LibertyServer.get("/demo/hello", "X-Forwarded-For", "10.0.5.1:4711")
-                        .statusCode(),
-                "the port is not part of the client");
+        assertEquals(100, count(fire(DemoClient::helloFor, "10.0.5.1", 101, 4), 200));
+        assertEquals(200, Reply.of(demo.helloFor("10.0.5.2")).status());
+        assertEquals(429, Reply.of(demo.helloFor("10.0.5.1:4711")).status(), "the port is not part of the client");
+        // The IT servers' proxy writes X-Forwarded-For: a Forwarded header is the client's own, and not read.
+        assertEquals(200, Reply.of(demo.helloForwarded("for=\"10.0.5.1:4711\"")).status());
     }
 
     @Test
     void unlimitedEndpointCarriesNoRateLimitFields() throws Exception {
-        HttpResponse<String> r = LibertyServer.get("/demo/unlimited");
-        assertEquals(200, r.statusCode());
-        assertFalse(r.headers().firstValue("RateLimit").isPresent());
+        Reply r = Reply.of(demo.unlimited());
+        assertEquals(200, r.status());
+        assertFalse(r.header("RateLimit").isPresent());
     }
 
-    static long count(List<HttpResponse<String>> responses, int status) {
-        return responses.stream().filter(r -> r.statusCode() == status).count();
+    /** {@code requests} calls of {@code endpoint} for {@code client}, at most {@code inFlight} outstanding. */
+    static List<Reply> fire(
+            BiFunction<DemoClient, String, Response> endpoint, String client, int requests, int inFlight)
+            throws Exception {
+        return Load.fire(requests, inFlight, c -> endpoint.apply(c, client));
     }
 
-    static List<HttpResponse<String>> fire(String path, String client, int requests, int inFlight) throws Exception {
-        ExecutorService pool = Executors.newFixedThreadPool(inFlight);
-        try {
-            List<Future<HttpResponse<String>>> futures = new ArrayList<>();
-            for (int i = 0; i < requests; i++) {
-                futures.add(pool.submit(() -> LibertyServer.get(path, "X-Forwarded-For", client)));
-            }
-            List<HttpResponse<String>> out = new ArrayList<>();
-            for (Future<HttpResponse<String>> f : futures) {
-                out.add(f.get());
-            }
-            return out;
-        } finally {
-            pool.shutdownNow();
-        }
-    }
-
-    /** A GET sent from a chosen loopback address, which java.net.http cannot do. */
+    /** A GET sent from a chosen loopback address, which no HTTP client API can do: raw bytes on a socket. */
     static int rawGetFrom(String localAddress, String path, String forwardedFor) throws Exception {
         try (Socket s = new Socket()) {
             s.bind(new InetSocketAddress(InetAddress.getByName(localAddress), 0));

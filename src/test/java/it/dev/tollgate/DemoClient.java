@@ -1,0 +1,77 @@
+package it.dev.tollgate;
+
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.HeaderParam;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+
+/**
+ * The demo service's resource ({@code dev.tollgate.demo.HelloResource}) as a typed client. Methods answer
+ * {@link Response} where a test reads the status and the rate-limit headers; {@code client} is sent as
+ * {@code X-Forwarded-For}, which the IT servers trust from 127.0.0.1, to pick a bucket. A proxy serves one
+ * call at a time: for concurrent calls see {@link Load}. It accepts what the demo writes: text, and
+ * problem details for a rejection.
+ */
+@Path("/demo")
+@Produces({MediaType.TEXT_PLAIN, DemoClient.PROBLEM_JSON})
+public interface DemoClient {
+
+    /** What a rejection is written as (RFC 9457). */
+    String PROBLEM_JSON = "application/problem+json";
+
+    /** Limit {@code demo}, keyed by the caller's address. */
+    @GET
+    @Path("/hello")
+    Response hello();
+
+    @GET
+    @Path("/hello")
+    Response helloFor(@HeaderParam("X-Forwarded-For") String client);
+
+    @GET
+    @Path("/hello")
+    Response helloForwarded(@HeaderParam("Forwarded") String forwarded);
+
+    @GET
+    @Path("/unlimited")
+    Response unlimited();
+
+    /** An EJB's limited method ({@code demo-ejb}). */
+    @GET
+    @Path("/ejb")
+    Response ejb(@HeaderParam("X-Forwarded-For") String client);
+
+    /** A CDI bean's limited method ({@code demo-cdi}, fails closed). */
+    @GET
+    @Path("/cdi")
+    Response cdi(@HeaderParam("X-Forwarded-For") String client);
+
+    /** Limit {@code demo-user}, keyed by the EJB's {@code @RateKey} parameter. */
+    @GET
+    @Path("/user/{name}")
+    Response user(@PathParam("name") String name);
+
+    /** A sliding window ({@code demo-window}). */
+    @GET
+    @Path("/window")
+    Response window(@HeaderParam("X-Forwarded-For") String client);
+
+    /** The filter and the interceptor on one method ({@code demo-both}). */
+    @GET
+    @Path("/both")
+    Response both(@HeaderParam("X-Forwarded-For") String client);
+
+    /** Starts the once-per-cluster job; answers how many times it has run on this server. */
+    @POST
+    @Path("/job")
+    Response startJob();
+
+    /** How many times the job has run on this server. */
+    @GET
+    @Path("/job")
+    String jobRuns();
+}
