@@ -42,6 +42,7 @@ final class SettingNames {
     private static final Pattern SECTIONS = Pattern.compile("(REDIS|HTTP|LIMITS|LOCKS|FAIL).*");
 
     private final Set<String> global;
+    private final Map<String, String> globalByVariable = new LinkedHashMap<>();
     private final Set<String> limits = new TreeSet<>();
     private final List<String> problems = new ArrayList<>();
 
@@ -56,6 +57,7 @@ final class SettingNames {
 
     private SettingNames(Set<String> global) {
         this.global = global;
+        global.forEach(g -> globalByVariable.put(variable(g), g));
     }
 
     /**
@@ -116,9 +118,8 @@ final class SettingNames {
 
     private void variable(String name, Set<String> spelled) {
         String rest = name.toUpperCase(Locale.ROOT).substring(ENV_PREFIX.length());
-        Map<String, String> byVariable = new LinkedHashMap<>();
-        global.forEach(g -> byVariable.put(variable(g), g));
-        if (byVariable.containsKey(ENV_PREFIX + rest) || !SECTIONS.matcher(rest).matches()) {
+        if (globalByVariable.containsKey(ENV_PREFIX + rest)
+                || !SECTIONS.matcher(rest).matches()) {
             return;
         }
         Optional<String> setting = rest.startsWith("LIMITS_") ? ending(rest, LIMIT_SETTINGS) : Optional.empty();
@@ -129,20 +130,25 @@ final class SettingNames {
                     spelled.stream().filter(l -> variable(l).equals(limit)).toList();
             limits.addAll(known.isEmpty() ? List.of(limit.toLowerCase(Locale.ROOT)) : known);
         } else if (!rest.startsWith("LOCKS_") || ending(rest, LOCK_SETTINGS).isEmpty()) {
-            String shape = rest.startsWith("LIMITS_")
-                    ? "a limit's variables are TOLLGATE_LIMITS_<NAME>_<SETTING>, the setting one of "
-                            + String.join(
-                                    ", ",
-                                    new TreeSet<>(LIMIT_SETTINGS.stream()
-                                            .map(SettingNames::variable)
-                                            .toList()))
-                    : rest.startsWith("LOCKS_")
-                            ? "a lock's variables are TOLLGATE_LOCKS_<NAME>_TTL and _AT_LEAST"
-                            : closest(ENV_PREFIX + rest, byVariable.keySet())
-                                    .map(c -> "did you mean " + c + " (" + byVariable.get(c) + ")?")
-                                    .orElse("see the README's configuration table");
-            problems.add(name + " (an environment variable that names no Tollgate setting; " + shape + ")");
+            problems.add(name + " (an environment variable that names no Tollgate setting; " + hint(rest) + ")");
         }
+    }
+
+    private String hint(String rest) {
+        if (rest.startsWith("LIMITS_")) {
+            return "a limit's variables are TOLLGATE_LIMITS_<NAME>_<SETTING>, the setting one of "
+                    + String.join(
+                            ", ",
+                            new TreeSet<>(LIMIT_SETTINGS.stream()
+                                    .map(SettingNames::variable)
+                                    .toList()));
+        }
+        if (rest.startsWith("LOCKS_")) {
+            return "a lock's variables are TOLLGATE_LOCKS_<NAME>_TTL and _AT_LEAST";
+        }
+        return closest(ENV_PREFIX + rest, globalByVariable.keySet())
+                .map(c -> "did you mean " + c + " (" + globalByVariable.get(c) + ")?")
+                .orElse("see the README's configuration table");
     }
 
     /** The setting whose variable form ends {@code rest} after a non-empty name, the longest first. */
