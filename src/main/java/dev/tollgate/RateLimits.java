@@ -16,8 +16,8 @@ public interface RateLimits {
      * Spends one call's cost from {@code clientKey}'s bucket of the limit named {@code limit}, if it holds it.
      *
      * @param limit the name of a configured limit ({@code tollgate.limits.<name>.*})
-     * @param clientKey whose bucket: an address, a user name, an API key; cut at 512 characters and
-     *     hashed before it reaches the store
+     * @param clientKey whose bucket: an address, a user name, an API key (the limit's {@code key} setting
+     *     plays no part here); cut at 512 characters and hashed before it reaches the store
      * @return the decision; when Redis cannot be asked within the budget, the limit's degraded decision
      *     ({@link Decision#degraded()})
      * @throws TollgateConfigException when no limit of that name is configured

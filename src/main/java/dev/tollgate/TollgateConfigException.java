@@ -9,6 +9,7 @@ public class TollgateConfigException extends RuntimeException {
     private static final long serialVersionUID = 1L;
 
     private static final String HEADING = "Invalid Tollgate configuration:\n  ";
+    private static final String SINGLE = "Invalid Tollgate configuration: ";
 
     public TollgateConfigException(String message) {
         super(message);
@@ -19,12 +20,13 @@ public class TollgateConfigException extends RuntimeException {
         return new TollgateConfigException(HEADING + String.join("\n  ", problems));
     }
 
-    /** The problems this exception lists: its lines, or its whole message when it is a single one. */
+    /** The problems this exception lists: its lines, or its one problem (without the heading). */
     public java.util.List<String> problems() {
         String m = getMessage();
-        return m.startsWith(HEADING)
-                ? java.util.List.of(m.substring(HEADING.length()).split("\n  "))
-                : java.util.List.of(m);
+        if (m.startsWith(HEADING)) {
+            return java.util.List.of(m.substring(HEADING.length()).split("\n  "));
+        }
+        return java.util.List.of(m.startsWith(SINGLE) ? m.substring(SINGLE.length()) : m);
     }
 
     public TollgateConfigException(String message, Throwable cause) {
@@ -33,7 +35,6 @@ public class TollgateConfigException extends RuntimeException {
 
     /** A value that does not parse or is out of range. */
     public static TollgateConfigException invalid(String property, String value, String expected) {
-        return new TollgateConfigException(
-                "Invalid Tollgate configuration: " + property + "=" + value + " (" + expected + ")");
+        return new TollgateConfigException(SINGLE + property + "=" + value + " (" + expected + ")");
     }
 }

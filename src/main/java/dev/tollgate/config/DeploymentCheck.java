@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
 import java.util.List;
+import java.util.Set;
 import java.util.function.Predicate;
 import java.util.stream.Stream;
 
@@ -75,7 +76,7 @@ public final class DeploymentCheck {
                 try {
                     locks.of(job);
                 } catch (TollgateConfigException e) {
-                    problems.add(e.getMessage());
+                    problems.addAll(e.problems());
                 }
             }
         }
@@ -123,6 +124,17 @@ public final class DeploymentCheck {
                 .anyMatch(a -> a.annotationType().getName().startsWith("jakarta.ws.rs."));
     }
 
+    /** A limit environment variables defined under another spelling of {@code name}, as a hint. */
+    private static String spelledOtherwise(Set<String> defined, String name) {
+        String variable = SettingNames.variable(name);
+        return defined.stream()
+                .filter(l -> SettingNames.variable(l).equals(variable))
+                .findFirst()
+                .map(l -> "; environment variables TOLLGATE_LIMITS_" + variable + "_* define '" + l + "': to spell it '"
+                        + name + "', name it in tollgate.http.limits or give one of its settings in a properties file")
+                .orElse("");
+    }
+
     /** A limit the properties do not mention at all; one they define badly is reported on its own. */
     private static List<String> unknownLimits(SettingsReader.Reading settings, String where, List<String> names) {
         List<String> problems = new ArrayList<>();
@@ -132,7 +144,8 @@ public final class DeploymentCheck {
         for (String name : names) {
             if (!settings.definedLimits().contains(name)) {
                 problems.add("@RateLimited(\"" + name + "\") on " + where + ": no limit named '" + name
-                        + "' is configured (set tollgate.limits." + name + ".capacity and .refill-tokens)");
+                        + "' is configured (set tollgate.limits." + name + ".capacity and .refill-tokens)"
+                        + spelledOtherwise(settings.definedLimits(), name));
             }
         }
         return problems;

@@ -6,6 +6,7 @@ import dev.tollgate.concurrency.ConcurrencySpec;
 import dev.tollgate.core.Durations;
 import dev.tollgate.guard.GuardSettings;
 import dev.tollgate.http.Cidr;
+import dev.tollgate.http.ClientHeader;
 import dev.tollgate.ratelimit.Algorithm;
 import dev.tollgate.ratelimit.KeySpec;
 import dev.tollgate.ratelimit.LimitSpec;
@@ -20,8 +21,6 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.function.Function;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
  * Reads and validates {@code tollgate.*} settings. Every problem is collected, and all of them are
@@ -34,21 +33,30 @@ public final class SettingsReader {
     public static final String REDIS_POOL_SIZE = "tollgate.redis.pool-size";
     public static final String FAIL_OPEN = "tollgate.fail-open";
     public static final String LIMITS = "tollgate.limits.";
-    public static final String CONCURRENCY = "tollgate.concurrency.";
     public static final String HTTP_LIMITS = "tollgate.http.limits";
     public static final String HTTP_TRUSTED_PROXIES = "tollgate.http.trusted-proxies";
     public static final String HTTP_IPV6_PREFIX = "tollgate.http.ipv6-prefix";
+    public static final String HTTP_CLIENT_HEADER = "tollgate.http.client-header";
     public static final String HTTP_ALLOW_WAIT = "tollgate.http.allow-wait";
+    public static final String LOCKS = "tollgate.locks.";
+    public static final String CONCURRENCY = "tollgate.concurrency.";
+
+    /** Every setting that is not per limit or per lock: any other {@code tollgate.*} name is refused. */
+    static final Set<String> GLOBAL = Set.of(
+            REDIS_URL,
+            REDIS_TIMEOUT,
+            REDIS_POOL_SIZE,
+            FAIL_OPEN,
+            HTTP_LIMITS,
+            HTTP_TRUSTED_PROXIES,
+            HTTP_IPV6_PREFIX,
+            HTTP_CLIENT_HEADER,
+            HTTP_ALLOW_WAIT);
 
     static final Duration DEFAULT_TIMEOUT = Duration.ofMillis(GuardSettings.DEFAULT_BUDGET_MILLIS);
     static final int DEFAULT_POOL_SIZE = GuardSettings.DEFAULT_WORKERS;
-
-    private static final Pattern LIMIT_PROPERTY = Pattern.compile("tollgate\\.limits\\.([^.]+)\\.([^.]+)");
-    private static final Set<String> LIMIT_KEYS =
-            Set.of("capacity", "refill-tokens", "refill-period", "key", "cost", "fail-open", "algorithm", "persist");
-    private static final Pattern CONCURRENCY_PROPERTY = Pattern.compile("tollgate\\.concurrency\\.([^.]+)\\.([^.]+)");
-    private static final Set<String> CONCURRENCY_KEYS = Set.of("max-in-flight", "key", "lease", "fail-open");
     static final Duration DEFAULT_LEASE = Duration.ofSeconds(10);
+
     private static final String REDIS_URL_FORMS = "redis://[user:password@]host:port[/db],"
             + " redis-cluster://[user:password@]host:port,host:port,..."
             + " or redis-sentinel://[user:password@]host:port,host:port,.../<master-name>[/db]"
@@ -143,27 +151,12 @@ public final class SettingsReader {
     }
 
     private Map<String, LimitSpec> readLimits(boolean defaultFailOpen) {
-        Set<String> names = limitNames;
-        for (String property : source.names()) {
-            Matcher m = LIMIT_PROPERTY.matcher(property);
-            if (property.startsWith(LIMITS) && !m.matches()) {
-                problem(
-                        property,
-                        source.get(property).orElse(""),
-                        "limit properties are tollgate.limits.<name>.<setting>");
-            } else if (m.matches()) {
-                if (!LIMIT_KEYS.contains(m.group(2))) {
-                    problem(
-                            property,
-                            source.get(property).orElse(""),
-                            "unknown setting '" + m.group(2) + "'; a limit takes "
-                                    + String.join(", ", new TreeSet<>(LIMIT_KEYS)));
-                }
-                names.add(m.group(1));
-            }
-        }
+        SettingNames.Found found = SettingNames.scan(source.names(), GLOBAL, list(HTTP_LIMITS));
+        errors.addAll(found.problems());
+        limitNames.addAll(found.limits());
+        concurrencyNames.addAll(found.concurrency());
         Map<String, LimitSpec> limits = new TreeMap<>();
-        for (String name : names) {
+        for (String name : limitNames) {
             readLimit(name, defaultFailOpen).ifPresent(spec -> limits.put(name, spec));
         }
         return limits;
@@ -307,25 +300,8 @@ public final class SettingsReader {
         }
     }
 
+    /** The concurrency limits {@link SettingNames} found (properties and environment variables), read. */
     private Map<String, ConcurrencySpec> readConcurrency(boolean defaultFailOpen) {
-        for (String property : source.names()) {
-            Matcher m = CONCURRENCY_PROPERTY.matcher(property);
-            if (property.startsWith(CONCURRENCY) && !m.matches()) {
-                problem(
-                        property,
-                        source.get(property).orElse(""),
-                        "concurrency properties are tollgate.concurrency.<name>.<setting>");
-            } else if (m.matches()) {
-                if (!CONCURRENCY_KEYS.contains(m.group(2))) {
-                    problem(
-                            property,
-                            source.get(property).orElse(""),
-                            "unknown setting '" + m.group(2) + "'; a concurrency limit takes "
-                                    + String.join(", ", new TreeSet<>(CONCURRENCY_KEYS)));
-                }
-                concurrencyNames.add(m.group(1));
-            }
-        }
         Map<String, ConcurrencySpec> specs = new TreeMap<>();
         for (String name : concurrencyNames) {
             readConcurrencyLimit(name, defaultFailOpen).ifPresent(spec -> specs.put(name, spec));
@@ -336,18 +312,20 @@ public final class SettingsReader {
     private Optional<ConcurrencySpec> readConcurrencyLimit(String name, boolean defaultFailOpen) {
         String p = CONCURRENCY + name + ".";
         int before = errors.size();
-        Long max = required(p + "max-in-flight", SettingsReader::parseLong, "a whole number > 0");
-        if (max != null && max < 1) {
-            error(p + "max-in-flight", Long.toString(max), "a whole number > 0");
-        }
+        Long max = inRange(
+                p + "max-in-flight",
+                required(p + "max-in-flight", SettingsReader::parseLong, "a whole number > 0"),
+                1,
+                Integer.MAX_VALUE,
+                "a whole number from 1 to 2147483647");
         KeySpec key = value(
                 p + "key",
                 new KeySpec.Global(),
                 KeySpec::parse,
                 "ip, principal, global, header:<Name> or a KeyResolver bean name");
-        Duration lease = value(p + "lease", DEFAULT_LEASE, Durations::parse, "a duration >= 100ms such as 10s");
-        if (lease.compareTo(ConcurrencySpec.MIN_LEASE) < 0) {
-            error(p + "lease", Durations.format(lease), "a duration >= 100ms such as 10s");
+        Duration lease = value(p + "lease", DEFAULT_LEASE, Durations::parse, LEASE_RULE);
+        if (lease.compareTo(ConcurrencySpec.MIN_LEASE) < 0 || lease.compareTo(Duration.ofDays(1)) > 0) {
+            error(p + "lease", source.get(p + "lease").orElse("").trim(), LEASE_RULE);
         }
         boolean failOpen = value(p + "fail-open", defaultFailOpen, SettingsReader::bool, "true or false");
         if (!ConcurrencySpec.NAME.matcher(name).matches()) {
@@ -358,6 +336,8 @@ public final class SettingsReader {
         }
         return Optional.of(new ConcurrencySpec(name, max, key, lease, failOpen));
     }
+
+    private static final String LEASE_RULE = "a duration from 100ms to 1d such as 10s";
 
     /** Names a limit that is not defined at all; one that is defined badly is reported on its own. */
     private HttpSettings readHttp() {
@@ -383,8 +363,31 @@ public final class SettingsReader {
             error(HTTP_IPV6_PREFIX, Integer.toString(prefix), "a whole number from 1 to 128");
             prefix = 64;
         }
+        Optional<ClientHeader> header = Optional.ofNullable(
+                value(HTTP_CLIENT_HEADER, null, ClientHeader::parse, "X-Forwarded-For or Forwarded"));
         boolean allowWait = value(HTTP_ALLOW_WAIT, false, SettingsReader::bool, "true or false");
-        return new HttpSettings(global, proxies, prefix, allowWait);
+        return clientHeaderMatchesProxies(proxies, header)
+                ? new HttpSettings(global, proxies, header, prefix, allowWait)
+                : new HttpSettings(global, List.of(), Optional.empty(), prefix, allowWait);
+    }
+
+    /** Trusted proxies need the one header they write; a header without trusted proxies is never read. */
+    private boolean clientHeaderMatchesProxies(List<Cidr> proxies, Optional<ClientHeader> header) {
+        boolean proxiesSet = !list(HTTP_TRUSTED_PROXIES).isEmpty();
+        boolean headerSet =
+                source.get(HTTP_CLIENT_HEADER).filter(v -> !v.isBlank()).isPresent();
+        if (proxiesSet && !headerSet) {
+            errors.add(HTTP_CLIENT_HEADER + " is required when " + HTTP_TRUSTED_PROXIES + " is set"
+                    + " (X-Forwarded-For or Forwarded: the one header those proxies write. Proxies pass the other"
+                    + " one through from the client, so reading it would let a client pick its own bucket)");
+        } else if (headerSet && !proxiesSet) {
+            error(
+                    HTTP_CLIENT_HEADER,
+                    source.get(HTTP_CLIENT_HEADER).get().trim(),
+                    HTTP_TRUSTED_PROXIES + " as well: the header is believed only from trusted proxies, and"
+                            + " without any every client would be keyed by its proxy's address");
+        }
+        return proxies.isEmpty() == header.isEmpty();
     }
 
     private Optional<RedisUrl> redisUrl(String url) {

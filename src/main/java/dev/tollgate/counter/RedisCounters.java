@@ -1,62 +1,48 @@
 package dev.tollgate.counter;
 
-import dev.tollgate.core.Guard;
-import dev.tollgate.core.StoreUnavailableException;
+import dev.tollgate.redis.GuardedRedis;
 import dev.tollgate.redis.LuaScript;
 import dev.tollgate.redis.RedisLink;
 import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.Callable;
-import redis.clients.jedis.exceptions.JedisException;
 
 /**
- * Counters in Redis: {@code INCRBY} and {@code PEXPIRE} in one script ({@code counter.lua}). Every call
- * goes through a {@link Guard}: behind Tollgate's, a hung Redis costs a counter call the budget only
- * until the breaker opens, and then nothing.
+ * Counters in Redis: {@code INCRBY} and {@code PEXPIRE} in one script ({@code counter.lua}). Behind
+ * Tollgate's guard, a hung Redis costs a counter call the budget only until the breaker opens, and then
+ * nothing.
  */
 public final class RedisCounters implements Counters {
 
     private static final LuaScript SCRIPT = LuaScript.named("counter");
 
-    private final RedisLink redis;
-    private final Guard guard;
+    private final GuardedRedis redis;
 
-    private RedisCounters(RedisLink redis, Guard guard) {
+    private RedisCounters(GuardedRedis redis) {
         this.redis = redis;
-        this.guard = guard;
     }
 
-    /** Counters on a client the caller keeps and closes, with no guard: each call waits as long as Redis takes. */
+    /** Counters on a client the caller keeps and closes, with no guard. */
     public static RedisCounters using(RedisLink redis) {
-        return using(redis, Guard.DIRECT);
+        return using(GuardedRedis.unguarded(redis));
     }
 
-    /** Counters on a client the caller keeps and closes, behind {@code guard}. */
-    public static RedisCounters using(RedisLink redis, Guard guard) {
-        return new RedisCounters(redis, guard);
+    /** Counters on a client the caller keeps and closes, behind its guard. */
+    public static RedisCounters using(GuardedRedis redis) {
+        return new RedisCounters(redis);
     }
 
     @Override
     public long increment(String name, long by, Duration ttl) {
         String key = CounterNames.key(name);
         List<String> args = List.of(Long.toString(by), Long.toString(CounterNames.ttlMillis(name, ttl)));
-        return call(name, "increment", key, () -> (Long) redis.eval(SCRIPT, List.of(key), args));
+        return (Long) redis.eval("increment counter '" + name + "'", SCRIPT, List.of(key), args);
     }
 
     @Override
     public long get(String name) {
         String key = CounterNames.key(name);
-        String v = call(name, "read", key, () -> redis.jedis().get(key));
+        String v = redis.call(
+                "read counter '" + name + "'", key, () -> redis.link().jedis().get(key));
         return v == null ? 0 : Long.parseLong(v);
-    }
-
-    private <T> T call(String name, String what, String key, Callable<T> call) {
-        return guard.call(key, () -> {
-            try {
-                return call.call();
-            } catch (JedisException e) {
-                throw new StoreUnavailableException("Redis did not " + what + " counter '" + name + "'", e);
-            }
-        });
     }
 }

@@ -38,6 +38,7 @@ import dev.tollgate.ratelimit.RateLimitStore;
 import dev.tollgate.ratelimit.RateLimiter;
 import dev.tollgate.ratelimit.RedisRateLimitStore;
 import dev.tollgate.ratelimit.Reservation;
+import dev.tollgate.redis.GuardedRedis;
 import dev.tollgate.redis.RedisClients;
 import dev.tollgate.redis.RedisLink;
 import dev.tollgate.redis.RedisSettings;
@@ -46,6 +47,7 @@ import java.time.Duration;
 import java.util.EnumMap;
 import java.util.Map;
 import java.util.Optional;
+import java.util.TreeSet;
 import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 import java.util.logging.Level;
@@ -95,7 +97,9 @@ public final class Tollgate implements RateLimits, ConcurrencyLimits, AutoClosea
     private Tollgate(Builder b) {
         this.settings = b.settings;
         this.clientAddresses = new ClientAddresses(
-                settings.http().trustedProxies(), settings.http().ipv6Prefix());
+                settings.http().trustedProxies(),
+                settings.http().clientHeader(),
+                settings.http().ipv6Prefix());
         Optional<RedisUrl> url = settings.redisUrl();
         if (url.isPresent()) {
             redis = RedisClients.create(new RedisSettings(url.get(), settings.budget(), settings.poolSize()));
@@ -103,11 +107,13 @@ public final class Tollgate implements RateLimits, ConcurrencyLimits, AutoClosea
             for (Algorithm a : Algorithm.values()) {
                 stores.put(a, RedisRateLimitStore.using(a, redis));
             }
-            counters = RedisCounters.using(redis, guard.guard());
-            locks = RedisDistributedLock.using(redis, guard.guard(), b.lockLost);
+            GuardedRedis guarded = new GuardedRedis(redis, guard.guard());
+            counters = RedisCounters.using(guarded);
+            locks = RedisDistributedLock.using(guarded, b.lockLost);
             concurrencyStore = RedisConcurrencyStore.using(redis);
             LOG.info(() -> "Tollgate: limits, locks and counters are shared through Redis at " + url.get() + " (budget "
-                    + settings.budget().toMillis() + " ms per call; " + limitsText() + ")");
+                    + settings.budget().toMillis() + " ms per call, at most " + settings.poolSize()
+                    + " connections; " + limitsText() + ")");
         } else {
             redis = null;
             guard = Shared.NONE;
@@ -136,6 +142,7 @@ public final class Tollgate implements RateLimits, ConcurrencyLimits, AutoClosea
             return new Shared(sharded, sharded, sharded);
         }
         RedisGuard single = RedisGuards.forLink(redis, new ExecutorCaller(gs, breaker.get()), gs.probeInterval());
+        single.warmUp();
         return new Shared(single, single, single);
     }
 
@@ -308,7 +315,8 @@ public final class Tollgate implements RateLimits, ConcurrencyLimits, AutoClosea
     }
 
     private String limitsText() {
-        return settings.limits().size() + " limits: " + settings.limits().keySet();
+        return settings.limits().size() + " limits: "
+                + new TreeSet<>(settings.limits().keySet());
     }
 
     /** Stops lock keep-alives, the probe and the workers, and closes the Redis client. */

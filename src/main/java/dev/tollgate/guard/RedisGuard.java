@@ -93,6 +93,21 @@ public final class RedisGuard implements Guard, BreakerState, AutoCloseable {
         }
     }
 
+    /**
+     * Asks Redis once, in the background, as the probe does: the client is built, every script loaded and
+     * the breaker's first call made before a request needs them, so the first requests after startup do
+     * not pay for that. Its failure (Redis down at startup) counts like any call's.
+     */
+    public void warmUp() {
+        scheduler.execute(() -> {
+            try {
+                caller.call(probe);
+            } catch (Exception e) {
+                LOG.log(Level.FINE, e, () -> "Tollgate: warming up the calls to Redis at " + target + " failed");
+            }
+        });
+    }
+
     /** Whether calls are being answered without asking Redis. */
     @Override
     public boolean isOpen() {

@@ -89,9 +89,9 @@ public final class RateLimitResponses {
                 .build();
     }
 
-    /** {@code 503} with {@code Retry-After: 1}: the store could not be asked, the client did nothing wrong. */
+    /** {@code 503} with the degraded decision's {@code Retry-After} (1 s): the store could not be asked, the client did nothing wrong. */
     public static Response unavailable(String detail) {
-        return serviceUnavailable(1, detail, null);
+        return serviceUnavailable(seconds(Decision.degraded(false).retryAfter()), detail, null);
     }
 
     private static Response serviceUnavailable(long retryAfter, String detail, String limit) {

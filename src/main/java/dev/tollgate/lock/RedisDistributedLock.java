@@ -1,7 +1,7 @@
 package dev.tollgate.lock;
 
-import dev.tollgate.core.Guard;
 import dev.tollgate.core.StoreUnavailableException;
+import dev.tollgate.redis.GuardedRedis;
 import dev.tollgate.redis.LuaScript;
 import dev.tollgate.redis.RedisLink;
 import dev.tollgate.redis.Subscription;
@@ -42,8 +42,7 @@ public final class RedisDistributedLock implements DistributedLock {
     private static final LuaScript RELEASE = LuaScript.named("lock-release");
     private static final LuaScript EXTEND = LuaScript.named("lock-extend");
 
-    private final RedisLink redis;
-    private final Guard guard;
+    private final GuardedRedis redis;
     private final Keeper keeper;
     private final LockTokens tokens = new LockTokens();
     private final LockOwner owner = new Owner();
@@ -53,9 +52,8 @@ public final class RedisDistributedLock implements DistributedLock {
     private final AtomicBoolean evictionChecked = new AtomicBoolean();
     private Subscription subscription; // guarded by this
 
-    RedisDistributedLock(RedisLink redis, Guard guard, Keeper keeper) {
+    RedisDistributedLock(GuardedRedis redis, Keeper keeper) {
         this.redis = redis;
-        this.guard = guard;
         this.keeper = keeper;
         this.waiter = new LockWaiter(notices, POLL, keeper::nanoTime);
         this.deafWaiter = new LockWaiter(notices, DEAF_POLL, keeper::nanoTime);
@@ -63,20 +61,20 @@ public final class RedisDistributedLock implements DistributedLock {
 
     /** Locks on a client the caller keeps and closes, with no guard: each call waits as long as Redis takes. */
     public static RedisDistributedLock using(RedisLink redis) {
-        return using(redis, Guard.DIRECT);
+        return using(GuardedRedis.unguarded(redis));
     }
 
     /**
-     * Locks on a client the caller keeps and closes, behind {@code guard}: with Tollgate's, a hung Redis
-     * costs a lock call the budget only until the breaker opens, and then nothing.
+     * Locks on a client the caller keeps and closes, behind its guard: with Tollgate's, a hung Redis costs
+     * a lock call the budget only until the breaker opens, and then nothing.
      */
-    public static RedisDistributedLock using(RedisLink redis, Guard guard) {
-        return using(redis, guard, LockLostListener.NONE);
+    public static RedisDistributedLock using(GuardedRedis redis) {
+        return using(redis, LockLostListener.NONE);
     }
 
-    /** As {@link #using(RedisLink, Guard)}, telling {@code listener} of every lock found lost. */
-    public static RedisDistributedLock using(RedisLink redis, Guard guard, LockLostListener listener) {
-        return new RedisDistributedLock(redis, guard, Keeper.daemon(listener));
+    /** As {@link #using(GuardedRedis)}, telling {@code listener} of every lock found lost. */
+    public static RedisDistributedLock using(GuardedRedis redis, LockLostListener listener) {
+        return new RedisDistributedLock(redis, Keeper.daemon(listener));
     }
 
     @Override
@@ -111,7 +109,7 @@ public final class RedisDistributedLock implements DistributedLock {
     /** The subscription to release notices, started by the first wait. */
     private synchronized Subscription listen() {
         if (subscription == null) {
-            subscription = Subscription.start(redis, RELEASED, notices::released, Duration.ofSeconds(1));
+            subscription = Subscription.start(redis.link(), RELEASED, notices::released, Duration.ofSeconds(1));
         }
         return subscription;
     }
@@ -142,7 +140,7 @@ public final class RedisDistributedLock implements DistributedLock {
         }
         List<String> infos;
         try {
-            infos = redis.info("memory");
+            infos = redis.link().info("memory");
         } catch (JedisConnectionException e) {
             return; // asked again by the next acquisition
         } catch (JedisException e) {
@@ -153,7 +151,7 @@ public final class RedisDistributedLock implements DistributedLock {
             return;
         }
         if (evictionChecked.compareAndSet(false, true)) {
-            EvictionPolicy.warning(infos, redis.description()).ifPresent(LOG::warning);
+            EvictionPolicy.warning(infos, redis.link().description()).ifPresent(LOG::warning);
         }
     }
 
@@ -183,14 +181,7 @@ public final class RedisDistributedLock implements DistributedLock {
     }
 
     private Object eval(LuaScript script, String name, List<String> args) {
-        List<String> keys = keys(name);
-        return guard.call(keys.get(0), () -> {
-            try {
-                return redis.eval(script, keys, args);
-            } catch (JedisException e) {
-                throw new StoreUnavailableException("Redis did not answer for lock '" + name + "'", e);
-            }
-        });
+        return redis.eval("run " + script.name() + " for lock '" + name + "'", script, keys(name), args);
     }
 
     private static List<String> keys(String name) {

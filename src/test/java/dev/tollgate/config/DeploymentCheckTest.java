@@ -67,7 +67,7 @@ class DeploymentCheckTest {
                 Orders.class,
                 Job.class);
         String all = String.join("\n", problems);
-        assertTrue(all.contains("tollgate.limits.api.capcity=10 (unknown setting 'capcity'"), all);
+        assertTrue(all.contains("tollgate.limits.api.capcity (unknown setting 'capcity'"), all);
         assertTrue(all.contains("tollgate.limits.api.capacity is required"), all);
         assertTrue(all.contains("tollgate.redis.timeout=soon"), all);
         assertTrue(all.contains("@RateLimited(\"ordres\") on " + Orders.class.getName() + "#place"), all);
@@ -111,11 +111,11 @@ class DeploymentCheckTest {
         assertEquals(
                 List.of(
                         "tollgate.redis.timeout=soon (expected a duration >= 1ms such as 250ms)",
-                        "tollgate.concurrency.uploads.maxInFlight=3 (unknown setting 'maxInFlight'; a concurrency"
+                        "tollgate.concurrency.uploads.maxInFlight (unknown setting 'maxInFlight'; a concurrency"
                                 + " limit takes fail-open, key, lease, max-in-flight)",
                         "tollgate.concurrency.exports.max-in-flight is required (a whole number > 0)",
                         "tollgate.concurrency.uploads.max-in-flight=none (expected a whole number > 0)",
-                        "tollgate.concurrency.uploads.lease=50ms (expected a duration >= 100ms such as 10s)",
+                        "tollgate.concurrency.uploads.lease=50ms (expected a duration from 100ms to 1d such as 10s)",
                         "@ConcurrencyLimited(\"reprots\") on " + Reports.class.getName() + "#build: no concurrency"
                                 + " limit named 'reprots' is configured (set tollgate.concurrency.reprots.max-in-flight)"),
                 problems);
@@ -195,5 +195,24 @@ class DeploymentCheckTest {
 
     private static List<String> problems(Map<String, String> properties, Class<?>... beans) {
         return DeploymentCheck.problems(PropertySource.of(properties), List.of(beans), name -> true);
+    }
+
+    @Test
+    void aLimitTheEnvironmentSpelledOtherwiseIsPointedOut() {
+        List<String> problems = problems(
+                Map.of("TOLLGATE_LIMITS_SEARCH_API_CAPACITY", "10", "TOLLGATE_LIMITS_SEARCH_API_REFILL_TOKENS", "1"),
+                Search.class);
+        assertEquals(
+                List.of("@RateLimited(\"search-api\") on " + Search.class.getName() + "#find: no limit named"
+                        + " 'search-api' is configured (set tollgate.limits.search-api.capacity and .refill-tokens);"
+                        + " environment variables TOLLGATE_LIMITS_SEARCH_API_* define 'search_api': to spell it"
+                        + " 'search-api', name it in tollgate.http.limits or give one of its settings in a properties"
+                        + " file"),
+                problems);
+    }
+
+    static class Search {
+        @RateLimited("search-api")
+        public void find() {}
     }
 }

@@ -1,6 +1,6 @@
 package dev.tollgate.lock;
 
-import dev.tollgate.core.Guard;
+import dev.tollgate.redis.GuardedRedis;
 import dev.tollgate.redis.RedisClients;
 import dev.tollgate.redis.RedisLink;
 import dev.tollgate.redis.RedisSettings;
@@ -120,7 +120,8 @@ public final class LockChild {
 
     private static void keep(RedisLink link, String name, long ttlMillis) throws Exception {
         try (RedisDistributedLock lock = RedisDistributedLock.using(
-                link, Guard.DIRECT, lost -> System.out.println("LOST " + lost.reason() + " " + lost.fencingToken()))) {
+                GuardedRedis.unguarded(link),
+                lost -> System.out.println("LOST " + lost.reason() + " " + lost.fencingToken()))) {
             // Warm first: isHeld counts from before the acquire was sent, and a cold JVM's first takes long.
             lock.tryAcquire("warm-up-" + name, Duration.ofSeconds(5))
                     .handle()

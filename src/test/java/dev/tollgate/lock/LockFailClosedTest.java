@@ -7,7 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.tollgate.LockLost;
-import dev.tollgate.core.Guard;
+import dev.tollgate.redis.GuardedRedis;
 import dev.tollgate.redis.RedisClients;
 import dev.tollgate.redis.RedisLink;
 import dev.tollgate.redis.RedisSettings;
@@ -38,7 +38,7 @@ class LockFailClosedTest {
     void connect() throws Exception {
         redis.restart();
         link = RedisClients.create(RedisSettings.of(redis.url(), Duration.ofMillis(250), 4));
-        lock = RedisDistributedLock.using(link, Guard.DIRECT, lost::add);
+        lock = RedisDistributedLock.using(GuardedRedis.unguarded(link), lost::add);
     }
 
     @AfterEach

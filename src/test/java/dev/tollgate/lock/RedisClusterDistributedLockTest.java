@@ -1,7 +1,7 @@
 package dev.tollgate.lock;
 
 import dev.tollgate.LockLost;
-import dev.tollgate.core.Guard;
+import dev.tollgate.redis.GuardedRedis;
 import dev.tollgate.redis.RedisClients;
 import dev.tollgate.redis.RedisLink;
 import dev.tollgate.redis.RedisSettings;
@@ -28,7 +28,7 @@ class RedisClusterDistributedLockTest extends DistributedLockContract {
     @BeforeAll
     static void connect() {
         link = RedisClients.create(RedisSettings.of(cluster.url(), Timeouts.GENEROUS, 32));
-        lock = RedisDistributedLock.using(link, Guard.DIRECT, LOST::add);
+        lock = RedisDistributedLock.using(GuardedRedis.unguarded(link), LOST::add);
     }
 
     @AfterAll

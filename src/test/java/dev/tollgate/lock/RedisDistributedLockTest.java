@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.tollgate.LockLost;
-import dev.tollgate.core.Guard;
+import dev.tollgate.redis.GuardedRedis;
 import dev.tollgate.redis.RedisClients;
 import dev.tollgate.redis.RedisLink;
 import dev.tollgate.redis.RedisSettings;
@@ -35,7 +35,7 @@ class RedisDistributedLockTest extends DistributedLockContract {
     @BeforeAll
     static void connect() {
         link = RedisClients.create(RedisSettings.of(redis.url(), Timeouts.GENEROUS, 32));
-        lock = RedisDistributedLock.using(link, Guard.DIRECT, LOST::add);
+        lock = RedisDistributedLock.using(GuardedRedis.unguarded(link), LOST::add);
     }
 
     @AfterAll
