@@ -24,7 +24,8 @@ import java.lang.annotation.Target;
  *
  * <p>Every member can be overridden through MicroProfile Config, and is checked while the application
  * deploys (a bad value fails the deployment, naming the method or property):
- * {@code tollgate.locks.<name>.ttl} and {@code tollgate.locks.<name>.at-least}. Durations are written
+ * {@code tollgate.locks.<name>.ttl}, {@code tollgate.locks.<name>.at-least} and {@code
+ * tollgate.locks.<name>.keep-alive}. Durations are written
  * {@code 500ms}, {@code 30s}, {@code 5m}, {@code 1h}, {@code 1d} or ISO-8601 ({@code PT1H}).
  *
  * <p>On a type, every business method of the type (and of its subclasses) runs once per cluster, each under its
@@ -59,4 +60,14 @@ public @interface OncePerCluster {
      */
     @Nonbinding
     String atLeast() default "0s";
+
+    /**
+     * Whether the lock is kept alive while the job runs: extended to {@link #ttl()} every ttl/3 through
+     * the token-checked extend script, so a job longer than its ttl keeps it, while a server that dies
+     * still frees it within one ttl. The keep-alive stops when the job ends and never outlives the
+     * application. A keep-alive that is refused (the server was paused past the ttl, another took the
+     * lock) fires the CDI event {@link LockLost}. Default {@code false}.
+     */
+    @Nonbinding
+    boolean keepAlive() default false;
 }

@@ -23,7 +23,11 @@ import java.lang.annotation.Target;
  * failure in a {@code @CircuitBreaker}. To turn a rejection into a {@code @Fallback}, put the
  * {@code @Fallback} on the calling method.
  *
- * <p>Deployment fails, naming the annotated method, when a named limit is not configured.
+ * <p>With {@link #maxWait()}, a call waits for its tokens instead of being refused while they will
+ * have refilled within it.
+ *
+ * <p>Deployment fails, naming the annotated method, when a named limit is not configured, or when
+ * {@code maxWait} is invalid or names a limit that cannot be waited for.
  */
 @Inherited
 @InterceptorBinding
@@ -35,4 +39,19 @@ public @interface RateLimited {
     /** The limits to check, in order; each must be configured. No default: a limit must be named. */
     @Nonbinding
     String[] value();
+
+    /**
+     * How long a call may wait for its tokens instead of being refused: {@code 500ms}, {@code 2s},
+     * {@code PT2S}. A call whose tokens will have refilled within it reserves them at once, in the same
+     * atomic script, and sleeps until they are there; later calls queue behind it, so waiters are spaced
+     * as the limit allows and never wake together. A call that would wait longer is refused at once. For
+     * token-bucket limits that refill; with several limits the call waits for the longest of their waits.
+     *
+     * <p>Not on JAX-RS resource methods unless {@code tollgate.http.allow-wait=true}: a request thread
+     * parked on a limit serves nobody meanwhile, and a burst of waiting requests would take every thread
+     * of the server; answer {@code 429} with {@code Retry-After} instead and let the client wait. Put it on
+     * the business method that calls the limited partner. Default {@code "0s"}: never wait.
+     */
+    @Nonbinding
+    String maxWait() default "0s";
 }

@@ -25,6 +25,20 @@ public interface RateLimits {
     Decision check(String limit, String clientKey);
 
     /**
+     * Like {@link #check}, but when the tokens are not there yet and will have refilled within {@code
+     * maxWait}, reserves them at once (later calls queue behind this one) and sleeps on this thread until
+     * they are there. A call that would wait longer is denied at once, without sleeping.
+     *
+     * @param maxWait the longest to wait, &ge; 0; the limit must be a token bucket that refills
+     * @return allowed once the tokens are there; denied at once when the wait would exceed {@code maxWait}
+     *     (with its retry-after); the degraded decision, at once, when Redis cannot be asked
+     * @throws InterruptedException when the thread is interrupted while it waits: the reserved tokens
+     *     stay spent
+     * @throws IllegalArgumentException when the limit is not a refilling token bucket
+     */
+    Decision acquire(String limit, String clientKey, java.time.Duration maxWait) throws InterruptedException;
+
+    /**
      * The policy of the limit named {@code limit}.
      *
      * @throws TollgateConfigException when no limit of that name is configured

@@ -37,6 +37,7 @@ class LayeringTest {
             List.of("core", "http"),
             List.of("redis", "guard"),
             List.of("ratelimit", "lock", "counter"),
+            List.of("concurrency"),
             List.of("config"),
             List.of("engine"),
             List.of("metrics"),

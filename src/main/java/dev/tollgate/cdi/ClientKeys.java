@@ -23,6 +23,11 @@ public class ClientKeys {
         return clientKey(limit.key(), caller);
     }
 
+    /** The client key that {@code spec} names for {@code caller}. */
+    public String keyFor(KeySpec spec, CallerInfo caller) {
+        return clientKey(spec, caller);
+    }
+
     private String clientKey(KeySpec spec, CallerInfo caller) {
         if (spec instanceof KeySpec.Ip) {
             return caller.clientAddress().orElse("unknown");

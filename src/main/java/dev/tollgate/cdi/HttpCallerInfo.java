@@ -4,6 +4,8 @@ import dev.tollgate.CallerInfo;
 import dev.tollgate.http.ClientAddresses;
 import jakarta.servlet.http.HttpServletRequest;
 import java.security.Principal;
+import java.util.Collections;
+import java.util.List;
 import java.util.Optional;
 
 /** The caller of an HTTP request. */
@@ -21,8 +23,12 @@ public final class HttpCallerInfo implements CallerInfo {
 
     @Override
     public Optional<String> clientAddress() {
-        return Optional.of(addresses.clientKey(
-                request.getRemoteAddr(), request.getHeader("Forwarded"), request.getHeader("X-Forwarded-For")));
+        List<String> lines = addresses
+                .header()
+                .map(h -> request.getHeaders(h.headerName()))
+                .<List<String>>map(Collections::list)
+                .orElse(List.of());
+        return Optional.of(addresses.clientKey(request.getRemoteAddr(), lines));
     }
 
     @Override

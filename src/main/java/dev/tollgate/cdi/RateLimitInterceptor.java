@@ -8,6 +8,7 @@ import dev.tollgate.config.BeanMethod;
 import dev.tollgate.config.RateLimitPlans;
 import dev.tollgate.engine.Tollgate;
 import dev.tollgate.ratelimit.LimitSpec;
+import dev.tollgate.ratelimit.Reservation;
 import jakarta.annotation.Priority;
 import jakarta.enterprise.context.ContextNotActiveException;
 import jakarta.enterprise.inject.Instance;
@@ -15,10 +16,8 @@ import jakarta.inject.Inject;
 import jakarta.interceptor.AroundInvoke;
 import jakarta.interceptor.Interceptor;
 import jakarta.interceptor.InvocationContext;
-import jakarta.servlet.http.HttpServletRequest;
 import java.lang.reflect.Method;
-import java.security.Principal;
-import java.util.Optional;
+import java.time.Duration;
 
 /** Checks a {@link RateLimited} business method's limits before it runs. */
 @RateLimited({})
@@ -36,10 +35,7 @@ public class RateLimitInterceptor {
     Instance<FilterMarks> marks;
 
     @Inject
-    Instance<HttpServletRequest> request;
-
-    @Inject
-    Instance<Principal> principal;
+    Callers callers;
 
     @AroundInvoke
     public Object check(InvocationContext ctx) throws Exception {
@@ -48,20 +44,50 @@ public class RateLimitInterceptor {
                 RateLimitPlans.of(new BeanMethod(ctx.getTarget().getClass(), method));
         Tollgate tollgate = runtime.tollgate();
         CallerInfo caller = null;
+        Duration longest = Duration.ZERO;
+        LimitSpec waitedFor = null;
         for (String name : plan.limits()) {
             if (checkedByFilter(method, name)) {
                 continue;
             }
             LimitSpec limit = tollgate.limit(name);
             if (caller == null) {
-                caller = caller(tollgate);
+                caller = callers.current();
             }
-            Decision d = tollgate.limiter().check(limit, clientKey(plan, ctx, limit, caller));
+            String key = clientKey(plan, ctx, limit, caller);
+            Decision d;
+            if (plan.waits()) {
+                Reservation r = tollgate.limiter().reserve(limit, key, plan.maxWait());
+                d = r.decision();
+                if (r.delay().compareTo(longest) > 0) {
+                    longest = r.delay();
+                    waitedFor = limit;
+                }
+            } else {
+                d = tollgate.limiter().check(limit, key);
+            }
             if (!d.allowed()) {
                 throw new RateLimitExceededException(limit.policy(), d);
             }
         }
+        if (waitedFor != null) {
+            waitFor(waitedFor, longest, tollgate);
+        }
         return ctx.proceed();
+    }
+
+    /** Sleeps until the reserved tokens are there; an interrupted waiter is refused, its tokens spent. */
+    private static void waitFor(LimitSpec limit, Duration wait, Tollgate tollgate) {
+        long start = System.nanoTime();
+        try {
+            tollgate.sleeper().sleep(wait);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            Duration left = wait.minusNanos(System.nanoTime() - start);
+            throw new RateLimitExceededException(
+                    limit.policy(),
+                    new Decision(false, 0, left.isNegative() ? Duration.ZERO : left, Duration.ZERO, false));
+        }
     }
 
     private String clientKey(RateLimitPlans.Plan plan, InvocationContext ctx, LimitSpec limit, CallerInfo caller) {
@@ -80,24 +106,5 @@ public class RateLimitInterceptor {
         } catch (ContextNotActiveException noRequest) {
             return false;
         }
-    }
-
-    private CallerInfo caller(Tollgate tollgate) {
-        Optional<CallerInfo> http = Optional.empty();
-        try {
-            HttpServletRequest r = request.get();
-            r.getRemoteAddr();
-            http = Optional.of(new HttpCallerInfo(r, tollgate.clientAddresses(), null));
-        } catch (RuntimeException noRequest) {
-            // Not in an HTTP request: ip and header keys have nothing to go on.
-        }
-        Optional<Principal> p;
-        try {
-            p = Optional.ofNullable(principal.get())
-                    .filter(x -> x.getName() != null && !"UNAUTHENTICATED".equals(x.getName()));
-        } catch (RuntimeException none) {
-            p = Optional.empty();
-        }
-        return new InvocationCallerInfo(http, p);
     }
 }

@@ -1,5 +1,6 @@
 package dev.tollgate.cdi;
 
+import dev.tollgate.ConcurrencyLimits;
 import dev.tollgate.RateLimits;
 import dev.tollgate.counter.Counters;
 import dev.tollgate.lock.DistributedLock;
@@ -31,6 +32,12 @@ public class TollgateBeans {
     @Produces
     @Singleton
     RateLimits rateLimits() {
+        return runtime.tollgate();
+    }
+
+    @Produces
+    @Singleton
+    ConcurrencyLimits concurrencyLimits() {
         return runtime.tollgate();
     }
 

@@ -1,5 +1,6 @@
 package dev.tollgate.cdi;
 
+import dev.tollgate.ConcurrencyLimited;
 import dev.tollgate.OncePerCluster;
 import dev.tollgate.RateLimited;
 import dev.tollgate.TollgateConfigException;
@@ -19,7 +20,7 @@ import org.eclipse.microprofile.config.ConfigProvider;
 
 /**
  * Validates Tollgate's configuration while the application deploys ({@link DeploymentCheck}): the
- * settings, the {@link RateLimited} and {@link OncePerCluster} annotations of every bean, and the
+ * settings, the {@link RateLimited}, {@link ConcurrencyLimited} and {@link OncePerCluster} annotations of every bean, and the
  * {@code KeyResolver} beans the settings name. Every problem fails the deployment in one message naming
  * each property or annotated method.
  */
@@ -27,7 +28,9 @@ public class TollgateExtension implements Extension {
 
     private final Set<Class<?>> annotated = new LinkedHashSet<>();
 
-    void collect(@Observes @WithAnnotations({RateLimited.class, OncePerCluster.class}) ProcessAnnotatedType<?> event) {
+    void collect(
+            @Observes @WithAnnotations({RateLimited.class, ConcurrencyLimited.class, OncePerCluster.class})
+                    ProcessAnnotatedType<?> event) {
         AnnotatedType<?> type = event.getAnnotatedType();
         if (!type.isAnnotationPresent(Interceptor.class)) {
             annotated.add(type.getJavaClass());

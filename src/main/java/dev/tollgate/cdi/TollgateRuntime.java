@@ -3,6 +3,7 @@ package dev.tollgate.cdi;
 import dev.tollgate.config.SettingsReader;
 import dev.tollgate.config.TollgateSettings;
 import dev.tollgate.engine.Tollgate;
+import dev.tollgate.metrics.ConcurrencyMetrics;
 import dev.tollgate.metrics.TollgateMetrics;
 import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -14,7 +15,8 @@ import org.eclipse.microprofile.config.ConfigProvider;
 /**
  * Holds the application's {@link Tollgate}: builds it from MicroProfile Config when the application
  * starts (a bad value fails the deployment), with MicroProfile Fault Tolerance's circuit breaker and
- * the MicroProfile Metrics listener, and closes it when the application stops.
+ * the MicroProfile Metrics listener and the {@link dev.tollgate.LockLost} event, and closes it (keep-alives
+ * included) when the application stops.
  */
 @ApplicationScoped
 public class TollgateRuntime {
@@ -24,6 +26,12 @@ public class TollgateRuntime {
 
     @Inject
     TollgateMetrics metrics;
+
+    @Inject
+    LockLostEvents lockLost;
+
+    @Inject
+    ConcurrencyMetrics concurrencyMetrics;
 
     /** Written once, fully built: every check reads it without a lock. */
     private volatile Tollgate tollgate;
@@ -44,6 +52,8 @@ public class TollgateRuntime {
             Tollgate built = Tollgate.builder(settings)
                     .breaker(() -> new MicroProfileBreaker(faultTolerance))
                     .listener(metrics)
+                    .lockLost(lockLost)
+                    .concurrencyListener(concurrencyMetrics)
                     .build();
             built.breakerState().ifPresent(state -> metrics.breakerGauge(state::isOpen));
             tollgate = built;

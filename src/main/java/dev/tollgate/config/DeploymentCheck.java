@@ -1,16 +1,23 @@
 package dev.tollgate.config;
 
+import dev.tollgate.RateLimited;
 import dev.tollgate.TollgateConfigException;
+import dev.tollgate.ratelimit.Algorithm;
 import dev.tollgate.ratelimit.KeySpec;
+import dev.tollgate.ratelimit.LimitSpec;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collection;
 import java.util.List;
+import java.util.Set;
 import java.util.function.Predicate;
+import java.util.stream.Stream;
 
 /**
  * Everything checked while an application deploys, reported together: every setting, every limit named
- * by a {@code @RateLimited} annotation, every {@code KeyResolver} bean named by a {@code key} setting,
- * every {@code @OncePerCluster} job's name, ttl and at-least (with their overrides).
+ * by a {@code @RateLimited} annotation, every concurrency limit named by a {@code @ConcurrencyLimited}
+ * one, every {@code KeyResolver} bean named by a {@code key} setting, every {@code @OncePerCluster}
+ * job's name, ttl, at-least and keep-alive (with their overrides).
  */
 public final class DeploymentCheck {
 
@@ -20,7 +27,8 @@ public final class DeploymentCheck {
      * Every problem, one line each, naming the property or the annotated method and the value; empty
      * when there is none.
      *
-     * @param beanClasses the classes that carry {@code @RateLimited} or {@code @OncePerCluster}
+     * @param beanClasses the classes that carry {@code @RateLimited}, {@code @ConcurrencyLimited} or {@code
+     *     @OncePerCluster}
      * @param beanNamed whether a bean of that name exists, for {@code key=<bean name>}
      */
     public static List<String> problems(
@@ -31,6 +39,30 @@ public final class DeploymentCheck {
             RateLimitPlans.usages(type)
                     .forEach((where, names) -> problems.addAll(unknownLimits(settings, where, names)));
         }
+        boolean allowWait = settings.settings().map(t -> t.http().allowWait()).orElse(false);
+        for (Class<?> type : beanClasses) {
+            for (BeanMethod m : BeanMethod.of(type)) {
+                if (m.binding(RateLimited.class).isPresent()) {
+                    problems.addAll(waitProblems(settings, m, allowWait));
+                }
+            }
+        }
+        for (Class<?> type : beanClasses) {
+            ConcurrencyPlans.usages(type).forEach((where, name) -> {
+                if (!settings.definedConcurrency().contains(name)) {
+                    problems.add("@ConcurrencyLimited(\"" + name + "\") on " + where
+                            + ": no concurrency limit named '" + name + "' is configured (set tollgate.concurrency."
+                            + name + ".max-in-flight)");
+                }
+            });
+        }
+        settings.settings().ifPresent(s -> s.concurrency().values().forEach(c -> {
+            if (c.key() instanceof KeySpec.Bean b && !beanNamed.test(b.name())) {
+                problems.add("tollgate.concurrency." + c.name() + ".key=" + b.name()
+                        + " (expected ip, principal, global, header:<Name> or the name of a KeyResolver bean;"
+                        + " no bean is named '" + b.name() + "')");
+            }
+        }));
         settings.limits().values().forEach(limit -> {
             if (limit.key() instanceof KeySpec.Bean b && !beanNamed.test(b.name())) {
                 problems.add("tollgate.limits." + limit.name() + ".key=" + b.name()
@@ -51,6 +83,58 @@ public final class DeploymentCheck {
         return problems;
     }
 
+    /** What is wrong with a method's {@code maxWait}: not a duration, a limit that cannot owe, a request thread. */
+    private static List<String> waitProblems(SettingsReader.Reading settings, BeanMethod m, boolean allowWait) {
+        RateLimitPlans.Plan plan;
+        try {
+            plan = RateLimitPlans.of(m);
+        } catch (TollgateConfigException e) {
+            return List.of(e.getMessage());
+        }
+        if (!plan.waits()) {
+            return List.of();
+        }
+        List<String> problems = new ArrayList<>();
+        String where = "@RateLimited(maxWait = \""
+                + m.binding(RateLimited.class).orElseThrow().maxWait() + "\") on " + m.where();
+        for (String name : plan.limits()) {
+            LimitSpec limit = settings.limits().get(name);
+            if (limit != null
+                    && (limit.algorithm() != Algorithm.TOKEN_BUCKET
+                            || !limit.policy().refills())) {
+                problems.add(where + ": limit '" + name + "' is a "
+                        + (limit.algorithm() == Algorithm.TOKEN_BUCKET
+                                ? "quota that never refills"
+                                : limit.algorithm().configName() + " limit")
+                        + "; only a token bucket that refills can be waited for");
+            }
+        }
+        if (!allowWait && isJaxRsResource(m)) {
+            problems.add(where + ": a JAX-RS resource method would park its request thread while it waits;"
+                    + " wait in the business method it calls, or set tollgate.http.allow-wait=true");
+        }
+        return problems;
+    }
+
+    /** Whether {@code m} is a JAX-RS resource method, by its annotations' names (config knows no Jakarta). */
+    private static boolean isJaxRsResource(BeanMethod m) {
+        return Stream.concat(
+                        Arrays.stream(m.method().getAnnotations()),
+                        Arrays.stream(m.beanClass().getAnnotations()))
+                .anyMatch(a -> a.annotationType().getName().startsWith("jakarta.ws.rs."));
+    }
+
+    /** A limit environment variables defined under another spelling of {@code name}, as a hint. */
+    private static String spelledOtherwise(Set<String> defined, String name) {
+        String variable = SettingNames.variable(name);
+        return defined.stream()
+                .filter(l -> SettingNames.variable(l).equals(variable))
+                .findFirst()
+                .map(l -> "; environment variables TOLLGATE_LIMITS_" + variable + "_* define '" + l + "': to spell it '"
+                        + name + "', name it in tollgate.http.limits or give one of its settings in a properties file")
+                .orElse("");
+    }
+
     /** A limit the properties do not mention at all; one they define badly is reported on its own. */
     private static List<String> unknownLimits(SettingsReader.Reading settings, String where, List<String> names) {
         List<String> problems = new ArrayList<>();
@@ -60,7 +144,8 @@ public final class DeploymentCheck {
         for (String name : names) {
             if (!settings.definedLimits().contains(name)) {
                 problems.add("@RateLimited(\"" + name + "\") on " + where + ": no limit named '" + name
-                        + "' is configured (set tollgate.limits." + name + ".capacity and .refill-tokens)");
+                        + "' is configured (set tollgate.limits." + name + ".capacity and .refill-tokens)"
+                        + spelledOtherwise(settings.definedLimits(), name));
             }
         }
         return problems;

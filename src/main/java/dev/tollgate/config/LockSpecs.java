@@ -12,7 +12,7 @@ import java.util.Optional;
 
 /**
  * The one reader of {@link OncePerCluster}: turns it, on a method or its bean class, into a {@link LockSpec}, applying the overrides
- * {@code tollgate.locks.<name>.ttl} and {@code tollgate.locks.<name>.at-least}. Every problem is a
+ * {@code tollgate.locks.<name>.ttl}, {@code .at-least} and {@code .keep-alive}. Every problem is a
  * {@link TollgateConfigException} naming the method or property and the value.
  */
 public final class LockSpecs {
@@ -54,11 +54,25 @@ public final class LockSpecs {
         }
         Duration ttl = duration(name, "ttl", annotation.ttl(), where);
         Duration atLeast = duration(name, "at-least", annotation.atLeast(), where);
+        boolean keepAlive = keepAlive(name, annotation.keepAlive());
         try {
-            return new LockSpec(name, ttl, atLeast);
+            return new LockSpec(name, ttl, atLeast, keepAlive);
         } catch (IllegalArgumentException e) {
             throw new TollgateConfigException("@OncePerCluster on " + where + ": " + e.getMessage(), e);
         }
+    }
+
+    private boolean keepAlive(String lock, boolean annotated) {
+        String property = "tollgate.locks." + lock + ".keep-alive";
+        Optional<String> configured = config.get(property).map(String::trim);
+        if (configured.isEmpty()) {
+            return annotated;
+        }
+        return switch (configured.get().toLowerCase(java.util.Locale.ROOT)) {
+            case "true" -> true;
+            case "false" -> false;
+            default -> throw TollgateConfigException.invalid(property, configured.get(), "expected true or false");
+        };
     }
 
     private Duration duration(String lock, String field, String annotated, String where) {

@@ -2,7 +2,10 @@ package dev.tollgate.config;
 
 import dev.tollgate.RateKey;
 import dev.tollgate.RateLimited;
+import dev.tollgate.TollgateConfigException;
+import dev.tollgate.core.Durations;
 import java.lang.annotation.Annotation;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -25,14 +28,32 @@ public final class RateLimitPlans {
      *
      * @param limits the limits, in order; empty when the method is not limited
      * @param keyParameter the index of the {@link RateKey} parameter, or -1
+     * @param maxWait how long a call may wait for its tokens ({@link RateLimited#maxWait()}); zero: not at all
      */
-    public record Plan(List<String> limits, int keyParameter) {
+    public record Plan(List<String> limits, int keyParameter, Duration maxWait) {
         public Plan {
             limits = List.copyOf(limits);
+            if (maxWait == null || maxWait.isNegative()) {
+                throw new IllegalArgumentException("maxWait must be >= 0, but was " + maxWait);
+            }
+        }
+
+        /** A plan that does not wait. */
+        public Plan(List<String> limits, int keyParameter) {
+            this(limits, keyParameter, Duration.ZERO);
+        }
+
+        /** Whether a call may wait for its tokens. */
+        public boolean waits() {
+            return !maxWait.isZero();
         }
     }
 
-    /** The plan of {@code method} as {@code beanClass} has it. */
+    /**
+     * The plan of {@code method} as {@code beanClass} has it.
+     *
+     * @throws TollgateConfigException when its {@code maxWait} is not a duration &ge; 0 (found at deployment)
+     */
     public static Plan of(BeanMethod method) {
         return PLANS.computeIfAbsent(method, RateLimitPlans::read);
     }
@@ -49,7 +70,23 @@ public final class RateLimitPlans {
                 }
             }
         }
-        return new Plan(limits, keyParameter);
+        return new Plan(limits, keyParameter, maxWait(m));
+    }
+
+    private static Duration maxWait(BeanMethod m) {
+        String text = m.binding(RateLimited.class).map(RateLimited::maxWait).orElse("0s");
+        Duration d;
+        try {
+            d = Durations.parse(text);
+        } catch (IllegalArgumentException e) {
+            throw new TollgateConfigException(
+                    "@RateLimited(maxWait = \"" + text + "\") on " + m.where() + ": " + e.getMessage());
+        }
+        if (d.isNegative()) {
+            throw new TollgateConfigException(
+                    "@RateLimited(maxWait = \"" + text + "\") on " + m.where() + ": expected a duration >= 0");
+        }
+        return d;
     }
 
     /**

@@ -2,9 +2,11 @@ package dev.tollgate.config;
 
 import dev.tollgate.LimitPolicy;
 import dev.tollgate.TollgateConfigException;
+import dev.tollgate.concurrency.ConcurrencySpec;
 import dev.tollgate.core.Durations;
 import dev.tollgate.guard.GuardSettings;
 import dev.tollgate.http.Cidr;
+import dev.tollgate.http.ClientHeader;
 import dev.tollgate.ratelimit.Algorithm;
 import dev.tollgate.ratelimit.KeySpec;
 import dev.tollgate.ratelimit.LimitSpec;
@@ -19,8 +21,6 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.function.Function;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
  * Reads and validates {@code tollgate.*} settings. Every problem is collected, and all of them are
@@ -36,13 +36,27 @@ public final class SettingsReader {
     public static final String HTTP_LIMITS = "tollgate.http.limits";
     public static final String HTTP_TRUSTED_PROXIES = "tollgate.http.trusted-proxies";
     public static final String HTTP_IPV6_PREFIX = "tollgate.http.ipv6-prefix";
+    public static final String HTTP_CLIENT_HEADER = "tollgate.http.client-header";
+    public static final String HTTP_ALLOW_WAIT = "tollgate.http.allow-wait";
+    public static final String LOCKS = "tollgate.locks.";
+    public static final String CONCURRENCY = "tollgate.concurrency.";
+
+    /** Every setting that is not per limit or per lock: any other {@code tollgate.*} name is refused. */
+    static final Set<String> GLOBAL = Set.of(
+            REDIS_URL,
+            REDIS_TIMEOUT,
+            REDIS_POOL_SIZE,
+            FAIL_OPEN,
+            HTTP_LIMITS,
+            HTTP_TRUSTED_PROXIES,
+            HTTP_IPV6_PREFIX,
+            HTTP_CLIENT_HEADER,
+            HTTP_ALLOW_WAIT);
 
     static final Duration DEFAULT_TIMEOUT = Duration.ofMillis(GuardSettings.DEFAULT_BUDGET_MILLIS);
     static final int DEFAULT_POOL_SIZE = GuardSettings.DEFAULT_WORKERS;
+    static final Duration DEFAULT_LEASE = Duration.ofSeconds(10);
 
-    private static final Pattern LIMIT_PROPERTY = Pattern.compile("tollgate\\.limits\\.([^.]+)\\.([^.]+)");
-    private static final Set<String> LIMIT_KEYS =
-            Set.of("capacity", "refill-tokens", "refill-period", "key", "cost", "fail-open", "algorithm", "persist");
     private static final String REDIS_URL_FORMS = "redis://[user:password@]host:port[/db],"
             + " redis-cluster://[user:password@]host:port,host:port,..."
             + " or redis-sentinel://[user:password@]host:port,host:port,.../<master-name>[/db]"
@@ -51,6 +65,7 @@ public final class SettingsReader {
     private final PropertySource source;
     private final List<String> errors = new ArrayList<>();
     private final Set<String> limitNames = new TreeSet<>();
+    private final Set<String> concurrencyNames = new TreeSet<>();
 
     private SettingsReader(PropertySource source) {
         this.source = source;
@@ -70,17 +85,20 @@ public final class SettingsReader {
      * @param problems one line per problem, naming the property and its value
      * @param definedLimits every limit name the properties mention, well or badly defined
      * @param limits the limits that are well defined
+     * @param definedConcurrency every concurrency limit name the properties mention
      */
     public record Reading(
             Optional<TollgateSettings> settings,
             List<String> problems,
             Set<String> definedLimits,
-            Map<String, LimitSpec> limits) {
+            Map<String, LimitSpec> limits,
+            Set<String> definedConcurrency) {
 
         public Reading {
             problems = List.copyOf(problems);
             definedLimits = Set.copyOf(definedLimits);
             limits = Map.copyOf(limits);
+            definedConcurrency = Set.copyOf(definedConcurrency);
         }
     }
 
@@ -92,7 +110,8 @@ public final class SettingsReader {
                 reader.errors.isEmpty() ? Optional.of(settings) : Optional.empty(),
                 reader.errors,
                 reader.limitNames,
-                settings.limits());
+                settings.limits(),
+                reader.concurrencyNames);
     }
 
     /** Every setting, with each bad value's default in its place; {@link #errors} lists what was bad. */
@@ -110,7 +129,8 @@ public final class SettingsReader {
         boolean failOpen = value(FAIL_OPEN, true, SettingsReader::bool, "true or false");
         Map<String, LimitSpec> limits = readLimits(failOpen);
         HttpSettings http = readHttp();
-        return new TollgateSettings(url, GuardSettings.defaults(budget, pool), failOpen, limits, http);
+        Map<String, ConcurrencySpec> concurrency = readConcurrency(failOpen);
+        return new TollgateSettings(url, GuardSettings.defaults(budget, pool), failOpen, limits, http, concurrency);
     }
 
     /**
@@ -131,27 +151,12 @@ public final class SettingsReader {
     }
 
     private Map<String, LimitSpec> readLimits(boolean defaultFailOpen) {
-        Set<String> names = limitNames;
-        for (String property : source.names()) {
-            Matcher m = LIMIT_PROPERTY.matcher(property);
-            if (property.startsWith(LIMITS) && !m.matches()) {
-                problem(
-                        property,
-                        source.get(property).orElse(""),
-                        "limit properties are tollgate.limits.<name>.<setting>");
-            } else if (m.matches()) {
-                if (!LIMIT_KEYS.contains(m.group(2))) {
-                    problem(
-                            property,
-                            source.get(property).orElse(""),
-                            "unknown setting '" + m.group(2) + "'; a limit takes "
-                                    + String.join(", ", new TreeSet<>(LIMIT_KEYS)));
-                }
-                names.add(m.group(1));
-            }
-        }
+        SettingNames.Found found = SettingNames.scan(source.names(), GLOBAL, list(HTTP_LIMITS));
+        errors.addAll(found.problems());
+        limitNames.addAll(found.limits());
+        concurrencyNames.addAll(found.concurrency());
         Map<String, LimitSpec> limits = new TreeMap<>();
-        for (String name : names) {
+        for (String name : limitNames) {
             readLimit(name, defaultFailOpen).ifPresent(spec -> limits.put(name, spec));
         }
         return limits;
@@ -295,6 +300,45 @@ public final class SettingsReader {
         }
     }
 
+    /** The concurrency limits {@link SettingNames} found (properties and environment variables), read. */
+    private Map<String, ConcurrencySpec> readConcurrency(boolean defaultFailOpen) {
+        Map<String, ConcurrencySpec> specs = new TreeMap<>();
+        for (String name : concurrencyNames) {
+            readConcurrencyLimit(name, defaultFailOpen).ifPresent(spec -> specs.put(name, spec));
+        }
+        return specs;
+    }
+
+    private Optional<ConcurrencySpec> readConcurrencyLimit(String name, boolean defaultFailOpen) {
+        String p = CONCURRENCY + name + ".";
+        int before = errors.size();
+        Long max = inRange(
+                p + "max-in-flight",
+                required(p + "max-in-flight", SettingsReader::parseLong, "a whole number > 0"),
+                1,
+                Integer.MAX_VALUE,
+                "a whole number from 1 to 2147483647");
+        KeySpec key = value(
+                p + "key",
+                new KeySpec.Global(),
+                KeySpec::parse,
+                "ip, principal, global, header:<Name> or a KeyResolver bean name");
+        Duration lease = value(p + "lease", DEFAULT_LEASE, Durations::parse, LEASE_RULE);
+        if (lease.compareTo(ConcurrencySpec.MIN_LEASE) < 0 || lease.compareTo(Duration.ofDays(1)) > 0) {
+            error(p + "lease", source.get(p + "lease").orElse("").trim(), LEASE_RULE);
+        }
+        boolean failOpen = value(p + "fail-open", defaultFailOpen, SettingsReader::bool, "true or false");
+        if (!ConcurrencySpec.NAME.matcher(name).matches()) {
+            errors.add(p + "*: the name '" + name + "' must be 1-64 letters, digits, '_' or '-'");
+        }
+        if (errors.size() > before) {
+            return Optional.empty();
+        }
+        return Optional.of(new ConcurrencySpec(name, max, key, lease, failOpen));
+    }
+
+    private static final String LEASE_RULE = "a duration from 100ms to 1d such as 10s";
+
     /** Names a limit that is not defined at all; one that is defined badly is reported on its own. */
     private HttpSettings readHttp() {
         List<String> global = list(HTTP_LIMITS);
@@ -319,7 +363,31 @@ public final class SettingsReader {
             error(HTTP_IPV6_PREFIX, Integer.toString(prefix), "a whole number from 1 to 128");
             prefix = 64;
         }
-        return new HttpSettings(global, proxies, prefix);
+        Optional<ClientHeader> header = Optional.ofNullable(
+                value(HTTP_CLIENT_HEADER, null, ClientHeader::parse, "X-Forwarded-For or Forwarded"));
+        boolean allowWait = value(HTTP_ALLOW_WAIT, false, SettingsReader::bool, "true or false");
+        return clientHeaderMatchesProxies(proxies, header)
+                ? new HttpSettings(global, proxies, header, prefix, allowWait)
+                : new HttpSettings(global, List.of(), Optional.empty(), prefix, allowWait);
+    }
+
+    /** Trusted proxies need the one header they write; a header without trusted proxies is never read. */
+    private boolean clientHeaderMatchesProxies(List<Cidr> proxies, Optional<ClientHeader> header) {
+        boolean proxiesSet = !list(HTTP_TRUSTED_PROXIES).isEmpty();
+        boolean headerSet =
+                source.get(HTTP_CLIENT_HEADER).filter(v -> !v.isBlank()).isPresent();
+        if (proxiesSet && !headerSet) {
+            errors.add(HTTP_CLIENT_HEADER + " is required when " + HTTP_TRUSTED_PROXIES + " is set"
+                    + " (X-Forwarded-For or Forwarded: the one header those proxies write. Proxies pass the other"
+                    + " one through from the client, so reading it would let a client pick its own bucket)");
+        } else if (headerSet && !proxiesSet) {
+            error(
+                    HTTP_CLIENT_HEADER,
+                    source.get(HTTP_CLIENT_HEADER).get().trim(),
+                    HTTP_TRUSTED_PROXIES + " as well: the header is believed only from trusted proxies, and"
+                            + " without any every client would be keyed by its proxy's address");
+        }
+        return proxies.isEmpty() == header.isEmpty();
     }
 
     private Optional<RedisUrl> redisUrl(String url) {

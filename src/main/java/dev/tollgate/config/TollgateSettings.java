@@ -1,5 +1,6 @@
 package dev.tollgate.config;
 
+import dev.tollgate.concurrency.ConcurrencySpec;
 import dev.tollgate.guard.GuardSettings;
 import dev.tollgate.ratelimit.LimitSpec;
 import dev.tollgate.redis.RedisUrl;
@@ -17,19 +18,37 @@ import java.util.Optional;
  * @param failOpen the degraded decision for limits that do not set their own
  * @param limits the configured limits by name
  * @param http the JAX-RS filter's settings
+ * @param concurrency the configured concurrency limits by name
  */
 public record TollgateSettings(
         Optional<RedisUrl> redisUrl,
         GuardSettings guard,
         boolean failOpen,
         Map<String, LimitSpec> limits,
-        HttpSettings http) {
+        HttpSettings http,
+        Map<String, ConcurrencySpec> concurrency) {
 
     public TollgateSettings {
-        if (redisUrl == null || guard == null || limits == null || http == null) {
-            throw new IllegalArgumentException("redisUrl, guard, limits and http are required");
+        if (redisUrl == null || guard == null || limits == null || http == null || concurrency == null) {
+            throw new IllegalArgumentException("redisUrl, guard, limits, http and concurrency are required");
         }
         limits = Map.copyOf(limits);
+        concurrency = Map.copyOf(concurrency);
+    }
+
+    /** Without concurrency limits. */
+    public TollgateSettings(
+            Optional<RedisUrl> redisUrl,
+            GuardSettings guard,
+            boolean failOpen,
+            Map<String, LimitSpec> limits,
+            HttpSettings http) {
+        this(redisUrl, guard, failOpen, limits, http, Map.of());
+    }
+
+    /** The concurrency limit named {@code name}, if configured. */
+    public Optional<ConcurrencySpec> concurrencyLimit(String name) {
+        return Optional.ofNullable(concurrency.get(name));
     }
 
     public Optional<LimitSpec> limit(String name) {
@@ -48,6 +67,6 @@ public record TollgateSettings(
 
     /** These settings with other guard settings, e.g. a breaker that never opens. */
     public TollgateSettings withGuard(GuardSettings newGuard) {
-        return new TollgateSettings(redisUrl, newGuard, failOpen, limits, http);
+        return new TollgateSettings(redisUrl, newGuard, failOpen, limits, http, concurrency);
     }
 }

@@ -1,7 +1,6 @@
 package dev.tollgate.core;
 
 import java.util.Iterator;
-import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
@@ -28,7 +27,7 @@ public final class ExpiringMap<V> {
     static final int SWEEP_STEP = 2;
 
     /** Entries sampled to choose one to evict. */
-    static final int EVICTION_SAMPLE = 32;
+    static final int EVICTION_SAMPLE = 16;
 
     private final ConcurrentHashMap<String, Slot<V>> entries = new ConcurrentHashMap<>();
     private final AtomicLong weight = new AtomicLong();
@@ -37,10 +36,10 @@ public final class ExpiringMap<V> {
     private final ToLongFunction<V> expiresAt;
     private final ToLongFunction<V> weightOf;
     private final long maxWeight;
-    private Iterator<Map.Entry<String, Slot<V>>> cursor;
+    private Iterator<Slot<V>> cursor;
 
     /** An entry as of its last update: what the sweep and eviction read without the key's lock. */
-    private record Slot<V>(V state, long expiresAt, long weight, long updatedAt) {}
+    private record Slot<V>(String key, V state, long expiresAt, long weight, long updatedAt) {}
 
     /**
      * A map without a bound, for state whose keys come from code (lock and counter names).
@@ -86,7 +85,7 @@ public final class ExpiringMap<V> {
             answer[0] = u.answer();
             Slot<V> next = u.state() == null
                     ? null
-                    : new Slot<>(u.state(), expiresAt.applyAsLong(u.state()), weightOf.applyAsLong(u.state()), now);
+                    : new Slot<>(k, u.state(), expiresAt.applyAsLong(u.state()), weightOf.applyAsLong(u.state()), now);
             weight.addAndGet((next == null ? 0 : next.weight()) - (slot == null ? 0 : slot.weight()));
             return next;
         });
@@ -125,9 +124,9 @@ public final class ExpiringMap<V> {
         }
         try {
             for (int i = 0; i < SWEEP_STEP; i++) {
-                Map.Entry<String, Slot<V>> e = next();
-                if (e != null && e.getValue().expiresAt() <= now) {
-                    removeIfExpired(e.getKey(), now);
+                Slot<V> slot = next();
+                if (slot != null && slot.expiresAt() <= now) {
+                    removeIfExpired(slot.key(), now);
                 }
             }
         } finally {
@@ -142,16 +141,15 @@ public final class ExpiringMap<V> {
             String oldest = null;
             long oldestUpdate = Long.MAX_VALUE;
             for (int i = 0; i < EVICTION_SAMPLE; i++) {
-                Map.Entry<String, Slot<V>> e = next();
-                if (e == null || e.getKey().equals(keep)) {
+                Slot<V> slot = next();
+                if (slot == null || slot.key().equals(keep)) {
                     continue;
                 }
-                Slot<V> slot = e.getValue();
-                if (slot.expiresAt() <= now && removeIfExpired(e.getKey(), now)) {
+                if (slot.expiresAt() <= now && removeIfExpired(slot.key(), now)) {
                     return true;
                 }
                 if (slot.updatedAt() < oldestUpdate) {
-                    oldest = e.getKey();
+                    oldest = slot.key();
                     oldestUpdate = slot.updatedAt();
                 }
             }
@@ -166,9 +164,9 @@ public final class ExpiringMap<V> {
     }
 
     /** The next entry of a round over the map, a new round begun at its end; null when it is empty. */
-    private Map.Entry<String, Slot<V>> next() {
+    private Slot<V> next() {
         if (cursor == null || !cursor.hasNext()) {
-            cursor = entries.entrySet().iterator();
+            cursor = entries.values().iterator();
             if (!cursor.hasNext()) {
                 return null;
             }

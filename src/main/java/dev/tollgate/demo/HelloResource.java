@@ -1,14 +1,21 @@
 package dev.tollgate.demo;
 
+import dev.tollgate.ConcurrencyLimited;
 import dev.tollgate.RateLimited;
+import dev.tollgate.lock.Acquisition;
+import dev.tollgate.lock.DistributedLock;
+import dev.tollgate.lock.LockHandle;
 import jakarta.enterprise.context.RequestScoped;
 import jakarta.inject.Inject;
+import jakarta.ws.rs.DefaultValue;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
+import java.time.Duration;
 
 /** The demo service: the same greeting behind each of Tollgate's entry points. */
 @Path("/demo")
@@ -24,6 +31,18 @@ public class HelloResource {
 
     @Inject
     ReportJob job;
+
+    @Inject
+    LongReportJob longJob;
+
+    @Inject
+    DistributedLock locks;
+
+    @Inject
+    InFlight inFlight;
+
+    @Inject
+    PartnerClient partner;
 
     /** Limited by the JAX-RS filter with limit {@code demo}, keyed by client address. */
     @GET
@@ -90,5 +109,71 @@ public class HelloResource {
     @RateLimited("demo-both")
     public String both() {
         return "hello\n";
+    }
+
+    /** Starts the kept-alive 3 s job (lock ttl 1 s) and says how it went on this server. */
+    @POST
+    @Path("/long-job")
+    public String startLongJob() throws InterruptedException {
+        longJob.run();
+        return longJob.status();
+    }
+
+    /** {@code runs=<n> lost=<n>}: the long job's runs and lost locks on this server. */
+    @GET
+    @Path("/long-job")
+    public String longJobStatus() {
+        return longJob.status();
+    }
+
+    /**
+     * Waits up to {@code maxWaitMs} for the long job's lock, then lets it go: {@code acquired <ms>},
+     * {@code held-elsewhere <ms>} or {@code unavailable <ms>}.
+     */
+    @POST
+    @Path("/lock-wait")
+    public String waitForLock(@QueryParam("maxWaitMs") @DefaultValue("5000") long maxWaitMs) {
+        long start = System.nanoTime();
+        Acquisition a = locks.tryAcquire(LongReportJob.LOCK, Duration.ofSeconds(1), Duration.ofMillis(maxWaitMs));
+        long millis = (System.nanoTime() - start) / 1_000_000;
+        a.handle().ifPresent(LockHandle::close);
+        String outcome = a instanceof Acquisition.Acquired
+                ? "acquired"
+                : a instanceof Acquisition.HeldElsewhere ? "held-elsewhere" : "unavailable";
+        return outcome + " " + millis + "\n";
+    }
+
+    /** A second of work, at most two at once per client address ({@code demo-slow}): more get a 429. */
+    @GET
+    @Path("/slow")
+    @ConcurrencyLimited("demo-slow")
+    public String slow() throws InterruptedException {
+        Thread.sleep(1000);
+        return "done\n";
+    }
+
+    /** {@code ms} of work, at most four at once across all servers ({@code demo-inflight}). */
+    @GET
+    @Path("/inflight")
+    public String inflight(@QueryParam("ms") @DefaultValue("200") long ms) throws InterruptedException {
+        return inFlight.work(Math.min(ms, 10_000));
+    }
+
+    /** Calls the partner limited to 2 per second; a call waits up to 3 s for its turn ({@code demo-partner}). */
+    @GET
+    @Path("/outbound")
+    public String outbound() {
+        return partner.call();
+    }
+
+    /** The same through an EJB {@code @Asynchronous} method, which waits on its own thread. */
+    @GET
+    @Path("/outbound-async")
+    public String outboundAsync() throws Exception {
+        try {
+            return partner.callLater().get();
+        } catch (java.util.concurrent.ExecutionException e) {
+            throw e.getCause() instanceof RuntimeException r ? r : e;
+        }
     }
 }

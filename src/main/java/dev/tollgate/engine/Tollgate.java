@@ -1,12 +1,21 @@
 package dev.tollgate.engine;
 
+import dev.tollgate.ConcurrencyLimits;
 import dev.tollgate.Decision;
 import dev.tollgate.LimitPolicy;
+import dev.tollgate.Permit;
 import dev.tollgate.RateLimits;
 import dev.tollgate.TollgateConfigException;
+import dev.tollgate.concurrency.ConcurrencyLimiter;
+import dev.tollgate.concurrency.ConcurrencyListener;
+import dev.tollgate.concurrency.ConcurrencySpec;
+import dev.tollgate.concurrency.ConcurrencyStore;
+import dev.tollgate.concurrency.InProcessConcurrencyStore;
+import dev.tollgate.concurrency.RedisConcurrencyStore;
 import dev.tollgate.config.TollgateSettings;
 import dev.tollgate.core.Guard;
 import dev.tollgate.core.MicrosClock;
+import dev.tollgate.core.Sleeper;
 import dev.tollgate.counter.Counters;
 import dev.tollgate.counter.InProcessCounters;
 import dev.tollgate.counter.RedisCounters;
@@ -19,6 +28,7 @@ import dev.tollgate.guard.ShardedGuard;
 import dev.tollgate.http.ClientAddresses;
 import dev.tollgate.lock.DistributedLock;
 import dev.tollgate.lock.InProcessDistributedLock;
+import dev.tollgate.lock.LockLostListener;
 import dev.tollgate.lock.RedisDistributedLock;
 import dev.tollgate.ratelimit.Algorithm;
 import dev.tollgate.ratelimit.DecisionListener;
@@ -27,21 +37,24 @@ import dev.tollgate.ratelimit.LimitSpec;
 import dev.tollgate.ratelimit.RateLimitStore;
 import dev.tollgate.ratelimit.RateLimiter;
 import dev.tollgate.ratelimit.RedisRateLimitStore;
+import dev.tollgate.ratelimit.Reservation;
 import dev.tollgate.redis.GuardedRedis;
 import dev.tollgate.redis.RedisClients;
 import dev.tollgate.redis.RedisLink;
 import dev.tollgate.redis.RedisSettings;
 import dev.tollgate.redis.RedisUrl;
+import java.time.Duration;
 import java.util.EnumMap;
 import java.util.Map;
 import java.util.Optional;
+import java.util.TreeSet;
 import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
 /**
- * Tollgate, assembled: typed settings in; the rate limiter, counters, locks and the guard around Redis
+ * Tollgate, assembled: typed settings in; the rate limiter, concurrency limits, counters, locks and the guard around Redis
  * out. The one composition root: the CDI runtime builds it (with MicroProfile Fault Tolerance's circuit
  * breaker), and plain Java, tests and tools build it the same way.
  *
@@ -60,7 +73,7 @@ import java.util.logging.Logger;
  * call, one breaker (one per master with a Redis Cluster), one background probe. Without {@code
  * tollgate.redis.url} every store is kept in this JVM's memory.
  */
-public final class Tollgate implements RateLimits, AutoCloseable {
+public final class Tollgate implements RateLimits, ConcurrencyLimits, AutoCloseable {
 
     private static final Logger LOG = Logger.getLogger(Tollgate.class.getName());
 
@@ -72,6 +85,9 @@ public final class Tollgate implements RateLimits, AutoCloseable {
     private final RateLimiter limiter;
     private final Counters counters;
     private final DistributedLock locks;
+    private final ConcurrencyStore concurrencyStore;
+    private final ConcurrencyLimiter concurrency;
+    private final Sleeper sleeper;
 
     /** The guard of a Redis link, seen three ways. */
     private record Shared(Guard guard, BreakerState state, AutoCloseable closer) {
@@ -81,7 +97,9 @@ public final class Tollgate implements RateLimits, AutoCloseable {
     private Tollgate(Builder b) {
         this.settings = b.settings;
         this.clientAddresses = new ClientAddresses(
-                settings.http().trustedProxies(), settings.http().ipv6Prefix());
+                settings.http().trustedProxies(),
+                settings.http().clientHeader(),
+                settings.http().ipv6Prefix());
         Optional<RedisUrl> url = settings.redisUrl();
         if (url.isPresent()) {
             redis = RedisClients.create(new RedisSettings(url.get(), settings.budget(), settings.poolSize()));
@@ -91,9 +109,11 @@ public final class Tollgate implements RateLimits, AutoCloseable {
             }
             GuardedRedis guarded = new GuardedRedis(redis, guard.guard());
             counters = RedisCounters.using(guarded);
-            locks = RedisDistributedLock.using(guarded);
+            locks = RedisDistributedLock.using(guarded, b.lockLost);
+            concurrencyStore = RedisConcurrencyStore.using(redis);
             LOG.info(() -> "Tollgate: limits, locks and counters are shared through Redis at " + url.get() + " (budget "
-                    + settings.budget().toMillis() + " ms per call; " + limitsText() + ")");
+                    + settings.budget().toMillis() + " ms per call, at most " + settings.poolSize()
+                    + " connections; " + limitsText() + ")");
         } else {
             redis = null;
             guard = Shared.NONE;
@@ -101,11 +121,14 @@ public final class Tollgate implements RateLimits, AutoCloseable {
                 stores.put(a, InProcessRateLimitStore.of(a, b.clock));
             }
             counters = new InProcessCounters(b.clock);
-            locks = new InProcessDistributedLock(b.clock);
+            locks = new InProcessDistributedLock(b.clock, b.lockLost);
+            concurrencyStore = new InProcessConcurrencyStore(b.clock);
             LOG.warning(() -> "Tollgate: tollgate.redis.url is not set, so limits, locks and counters are kept in"
                     + " this server's memory and apply per server, not across servers (" + limitsText() + ")");
         }
         this.limiter = new RateLimiter(stores, guard.guard(), b.listener, b.nanoTime);
+        this.sleeper = b.sleeper;
+        this.concurrency = new ConcurrencyLimiter(concurrencyStore, guard.guard(), b.concurrencyListener);
     }
 
     /**
@@ -138,8 +161,11 @@ public final class Tollgate implements RateLimits, AutoCloseable {
         private final TollgateSettings settings;
         private Supplier<Breaker> breaker;
         private DecisionListener listener = DecisionListener.NONE;
+        private LockLostListener lockLost = LockLostListener.NONE;
+        private ConcurrencyListener concurrencyListener = ConcurrencyListener.NONE;
         private MicrosClock clock = MicrosClock.system();
         private LongSupplier nanoTime = System::nanoTime;
+        private Sleeper sleeper = Sleeper.SYSTEM;
 
         private Builder(TollgateSettings settings) {
             if (settings == null) {
@@ -164,6 +190,18 @@ public final class Tollgate implements RateLimits, AutoCloseable {
             return this;
         }
 
+        /** Told of every held lock found lost (for metrics and events); default none. */
+        public Builder lockLost(LockLostListener newListener) {
+            this.lockLost = newListener;
+            return this;
+        }
+
+        /** Told of every concurrency decision and lease lost, for metrics; default none. */
+        public Builder concurrencyListener(ConcurrencyListener newListener) {
+            this.concurrencyListener = newListener;
+            return this;
+        }
+
         /** The in-process stores' clock (Redis's stores use Redis {@code TIME}); default the system clock. */
         public Builder clock(MicrosClock newClock) {
             this.clock = newClock;
@@ -173,6 +211,12 @@ public final class Tollgate implements RateLimits, AutoCloseable {
         /** A monotonic clock to time checks with; default {@link System#nanoTime}. */
         public Builder nanoTime(LongSupplier newNanoTime) {
             this.nanoTime = newNanoTime;
+            return this;
+        }
+
+        /** How a waiting call ({@code maxWait}) waits; default {@link Sleeper#SYSTEM}. */
+        public Builder sleeper(Sleeper newSleeper) {
+            this.sleeper = newSleeper;
             return this;
         }
 
@@ -187,8 +231,39 @@ public final class Tollgate implements RateLimits, AutoCloseable {
     }
 
     @Override
+    public Decision acquire(String limit, String clientKey, Duration maxWait) throws InterruptedException {
+        Reservation r = limiter.reserve(limit(limit), clientKey, maxWait);
+        if (!r.delay().isZero()) {
+            sleeper.sleep(r.delay());
+        }
+        return r.decision();
+    }
+
+    /** How a waiting call waits. */
+    public Sleeper sleeper() {
+        return sleeper;
+    }
+
+    @Override
     public LimitPolicy policy(String limit) {
         return limit(limit).policy();
+    }
+
+    @Override
+    public Permit tryEnter(String limit, String clientKey) {
+        return concurrency.tryEnter(concurrencyLimit(limit), clientKey);
+    }
+
+    /** The configured concurrency limit named {@code name}. */
+    public ConcurrencySpec concurrencyLimit(String name) {
+        return settings.concurrencyLimit(name)
+                .orElseThrow(() -> new TollgateConfigException("no concurrency limit named '" + name
+                        + "' is configured (tollgate.concurrency." + name + ".max-in-flight)"));
+    }
+
+    /** The concurrency core, for callers that hold a {@link ConcurrencySpec}. */
+    public ConcurrencyLimiter concurrency() {
+        return concurrency;
     }
 
     /** The configured limit named {@code name}. */
@@ -240,12 +315,16 @@ public final class Tollgate implements RateLimits, AutoCloseable {
     }
 
     private String limitsText() {
-        return settings.limits().size() + " limits: " + settings.limits().keySet();
+        return settings.limits().size() + " limits: "
+                + new TreeSet<>(settings.limits().keySet());
     }
 
-    /** Stops the probe and the workers, and closes the Redis client. */
+    /** Stops lock keep-alives, the probe and the workers, and closes the Redis client. */
     @Override
     public void close() {
+        locks.close();
+        concurrency.close();
+        concurrencyStore.close();
         try {
             guard.closer().close();
         } catch (Exception e) {

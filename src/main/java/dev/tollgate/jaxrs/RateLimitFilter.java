@@ -11,6 +11,7 @@ import dev.tollgate.config.BeanMethod;
 import dev.tollgate.config.RateLimitPlans;
 import dev.tollgate.engine.Tollgate;
 import dev.tollgate.ratelimit.LimitSpec;
+import dev.tollgate.ratelimit.Reservation;
 import jakarta.annotation.Priority;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
@@ -22,9 +23,11 @@ import jakarta.ws.rs.container.ContainerResponseContext;
 import jakarta.ws.rs.container.ContainerResponseFilter;
 import jakarta.ws.rs.container.ResourceInfo;
 import jakarta.ws.rs.core.Context;
+import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.ext.Provider;
 import java.lang.reflect.Method;
 import java.security.Principal;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -63,10 +66,12 @@ public class RateLimitFilter implements ContainerRequestFilter, ContainerRespons
         Method method = resource.getResourceMethod();
         Tollgate tollgate = runtime.tollgate();
         Set<String> names = new LinkedHashSet<>(tollgate.settings().http().globalLimits());
-        if (method != null) {
-            names.addAll(RateLimitPlans.of(new BeanMethod(resource.getResourceClass(), method))
-                    .limits());
-        }
+        RateLimitPlans.Plan plan = method == null
+                ? new RateLimitPlans.Plan(List.of(), -1)
+                : RateLimitPlans.of(new BeanMethod(resource.getResourceClass(), method));
+        names.addAll(plan.limits());
+        // A request thread waits only where the deployment allowed it (tollgate.http.allow-wait).
+        boolean mayWait = plan.waits() && tollgate.settings().http().allowWait();
         if (names.isEmpty()) {
             return;
         }
@@ -75,9 +80,17 @@ public class RateLimitFilter implements ContainerRequestFilter, ContainerRespons
                 : request.getSecurityContext().getUserPrincipal();
         CallerInfo caller = new HttpCallerInfo(servletRequest, tollgate.clientAddresses(), principal);
         List<RateLimitResponses.Applied> applied = new ArrayList<>();
+        Duration longest = Duration.ZERO;
         for (String name : names) {
             LimitSpec limit = tollgate.limit(name);
-            Decision d = tollgate.limiter().check(limit, keys.keyFor(limit, caller));
+            Decision d;
+            if (mayWait && plan.limits().contains(name)) {
+                Reservation r = tollgate.limiter().reserve(limit, keys.keyFor(limit, caller), plan.maxWait());
+                d = r.decision();
+                longest = longest.compareTo(r.delay()) < 0 ? r.delay() : longest;
+            } else {
+                d = tollgate.limiter().check(limit, keys.keyFor(limit, caller));
+            }
             applied.add(new RateLimitResponses.Applied(limit.policy(), d));
             if (!d.allowed()) {
                 request.abortWith(RateLimitResponses.rejected(applied));
@@ -86,6 +99,14 @@ public class RateLimitFilter implements ContainerRequestFilter, ContainerRespons
             if (method != null) {
                 marks.checked(method, name);
             }
+        }
+        try {
+            tollgate.sleeper().sleep(longest);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            request.abortWith(
+                    Response.status(Response.Status.SERVICE_UNAVAILABLE).build());
+            return;
         }
         request.setProperty(APPLIED, applied);
     }

@@ -108,7 +108,7 @@ public final class RateLimitResponses {
         return Math.max(1, s);
     }
 
-    private static String problem(String type, String title, int status, String detail, String limit, Long retry) {
+    static String problem(String type, String title, int status, String detail, String limit, Long retry) {
         return "{\"type\":\"" + type + "\",\"title\":\"" + title + "\",\"status\":" + status + ",\"detail\":\""
                 + detail.replace("\\", "\\\\").replace("\"", "\\\"") + "\""
                 + (limit == null ? "" : ",\"limit\":\"" + limit + "\"")

@@ -7,8 +7,8 @@ import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Locks in this JVM's memory, with the same contract as {@link RedisDistributedLock}: expiry, token
- * checks and fencing tokens. They exclude only callers in this JVM, so two servers each take the
- * "same" lock: it stands in when no Redis is configured, not for a cluster.
+ * checks, fencing tokens, keep-alive and waiting. They exclude only callers in this JVM, so two servers
+ * each take the "same" lock: it stands in when no Redis is configured, not for a cluster.
  */
 public final class InProcessDistributedLock implements DistributedLock {
 
@@ -16,16 +16,31 @@ public final class InProcessDistributedLock implements DistributedLock {
     private final ConcurrentHashMap<String, Long> fences = new ConcurrentHashMap<>();
     private final LockTokens tokens = new LockTokens();
     private final LockOwner owner = new Owner();
+    private final ReleaseNotices notices = new ReleaseNotices();
+    private final Keeper keeper;
+    private final LockWaiter waiter;
 
     public InProcessDistributedLock(MicrosClock clock) {
+        this(clock, LockLostListener.NONE);
+    }
+
+    /** @param listener told of every lock found lost */
+    public InProcessDistributedLock(MicrosClock clock, LockLostListener listener) {
+        this(clock, Keeper.daemon(listener), Duration.ofSeconds(1));
+    }
+
+    InProcessDistributedLock(MicrosClock clock, Keeper keeper, Duration pollInterval) {
         this.locks = new ExpiringMap<>(clock, Entry::expiresAt);
+        this.keeper = keeper;
+        this.waiter = new LockWaiter(notices, pollInterval, keeper::nanoTime);
     }
 
     @Override
     public Acquisition tryAcquire(String name, Duration ttl) {
         LockNames.check(name);
-        long ttlMicros = LockNames.ttlMillis(name, ttl) * 1000;
+        long ttlMillis = LockNames.ttlMillis(name, ttl);
         String token = tokens.next();
+        long sentAt = keeper.nanoTime();
         return locks.update(name, (held, now) -> {
             if (held != null) {
                 return new ExpiringMap.Updated<>(
@@ -33,29 +48,49 @@ public final class InProcessDistributedLock implements DistributedLock {
             }
             // Under the map's lock for name, so fencing tokens grow in the order locks are taken: above
             // the last one, and never below the clock in microseconds, as in Redis.
-            Entry taken =
-                    new Entry(token, fences.merge(name, now, (last, t) -> Math.max(last + 1, t)), now + ttlMicros);
+            Entry taken = new Entry(
+                    token, fences.merge(name, now, (last, t) -> Math.max(last + 1, t)), now + ttlMillis * 1000);
             return new ExpiringMap.Updated<>(
-                    taken, new Acquisition.Acquired(new HeldLock(owner, name, token, taken.fence)));
+                    taken,
+                    new Acquisition.Acquired(new HeldLock(owner, keeper, name, token, taken.fence, ttlMillis, sentAt)));
         });
+    }
+
+    @Override
+    public Acquisition tryAcquire(String name, Duration ttl, Duration maxWait) {
+        LockNames.ttlMillis(LockNames.check(name), ttl);
+        return waiter.acquire(name, maxWait, n -> tryAcquire(n, ttl));
+    }
+
+    @Override
+    public void close() {
+        keeper.close();
     }
 
     private final class Owner implements LockOwner {
         @Override
-        public boolean release(String name, String token) {
-            return locks.update(name, (e, now) -> {
-                boolean ours = e != null && e.token.equals(token);
-                return new ExpiringMap.Updated<>(ours ? null : e, ours);
+        public Ownership release(String name, String token) {
+            Ownership answer = locks.update(name, (e, now) -> {
+                Ownership o = ownership(e, token);
+                return new ExpiringMap.Updated<>(o == Ownership.OURS ? null : e, o);
             });
+            if (answer == Ownership.OURS) {
+                notices.released(name);
+            }
+            return answer;
         }
 
         @Override
-        public boolean expireIn(String name, String token, long ttlMillis) {
+        public Ownership expireIn(String name, String token, long ttlMillis) {
             return locks.update(name, (e, now) -> {
-                boolean ours = e != null && e.token.equals(token);
-                Entry next = ours ? new Entry(token, e.fence, now + ttlMillis * 1000) : e;
-                return new ExpiringMap.Updated<>(next, ours);
+                Ownership o = ownership(e, token);
+                Entry next = o == Ownership.OURS ? new Entry(token, e.fence, now + ttlMillis * 1000) : e;
+                return new ExpiringMap.Updated<>(next, o);
             });
+        }
+
+        private Ownership ownership(Entry live, String token) {
+            return live == null ? Ownership.EXPIRED : live.token.equals(token) ? Ownership.OURS : Ownership.TAKEN;
         }
     }
 

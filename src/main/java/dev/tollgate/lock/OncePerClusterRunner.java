@@ -12,7 +12,8 @@ import java.util.logging.Logger;
  *
  * <p>Fails closed: when the lock store cannot be asked the job is skipped, and each skipped run logs
  * one WARNING naming the lock and counts {@link LockMetrics#unavailable}. A job that finishes before
- * its {@link LockSpec#atLeast()} leaves the lock to expire then instead of releasing it.
+ * its {@link LockSpec#atLeast()} leaves the lock to expire then instead of releasing it. With {@link
+ * LockSpec#keepAlive()} the lock is extended every ttl/3 while the job runs, and no longer.
  */
 public final class OncePerClusterRunner {
 
@@ -54,22 +55,26 @@ public final class OncePerClusterRunner {
 
     private Object runHolding(LockSpec spec, LockHandle lock, Callable<?> job) throws Exception {
         long start = nanoTime.getAsLong();
+        KeepAlive keepAlive = spec.keepAlive() ? lock.keepAlive() : () -> {};
         try {
             return job.call();
         } finally {
+            keepAlive.close();
             letGo(spec, lock, Duration.ofNanos(nanoTime.getAsLong() - start));
         }
     }
 
     private void letGo(LockSpec spec, LockHandle lock, Duration ran) {
+        // A loss the keep-alive found was logged then; the end of the job adds nothing to it.
+        boolean reported = lock instanceof HeldLock held && held.foundLost();
         Duration holdOn = spec.atLeast().minus(ran);
         try {
             // Shortening rather than releasing keeps a peer whose clock runs late from starting it again.
             boolean stillOurs = holdOn.isNegative() || holdOn.isZero() ? lock.release() : lock.extend(holdOn);
-            if (!stillOurs) {
+            if (!stillOurs && !reported) {
                 LOG.warning(() -> "Tollgate: lock '" + spec.name() + "' expired while its job ran (" + ran.toMillis()
                         + " ms, ttl " + spec.ttl().toMillis() + " ms): another server may have run it too;"
-                        + " raise the ttl above the longest run");
+                        + " raise the ttl above the longest run, or keep the lock alive");
             }
         } catch (LockUnavailableException e) {
             LOG.warning(() -> "Tollgate: lock '" + spec.name() + "' could not be let go after its job ("

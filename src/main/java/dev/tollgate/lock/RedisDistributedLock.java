@@ -4,6 +4,7 @@ import dev.tollgate.core.StoreUnavailableException;
 import dev.tollgate.redis.GuardedRedis;
 import dev.tollgate.redis.LuaScript;
 import dev.tollgate.redis.RedisLink;
+import dev.tollgate.redis.Subscription;
 import java.time.Duration;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
@@ -15,7 +16,8 @@ import redis.clients.jedis.exceptions.JedisException;
 /**
  * Locks in Redis: the lock's key set with its expiry if absent, and the next fencing token (above the
  * last one, never below Redis {@code TIME} in microseconds), in one script, one round trip. Release
- * and extend are scripts that act only while the key still holds the token.
+ * and extend are scripts that act only while the key still holds the token; release also publishes the
+ * lock's name on {@value #RELEASED}, which wakes the servers waiting for it.
  *
  * <p>Keys: {@code tollgate:lock:{<name>}} (the token, expiring) and {@code tollgate:fence:{<name>}}
  * (the last fencing token, never expiring), in one cluster slot.
@@ -27,17 +29,34 @@ public final class RedisDistributedLock implements DistributedLock {
 
     private static final Logger LOG = Logger.getLogger(RedisDistributedLock.class.getName());
 
+    /** The channel of release notices: each message is the name of a lock just released. */
+    public static final String RELEASED = "tollgate:lock-released";
+
+    /** How often a waiter tries again when it hears nothing: only a lost notice makes it matter. */
+    static final Duration POLL = Duration.ofSeconds(1);
+
+    /** ... and while nobody listens to release notices (before the subscription is confirmed, or broken). */
+    static final Duration DEAF_POLL = Duration.ofMillis(50);
+
     private static final LuaScript ACQUIRE = LuaScript.named("lock-acquire");
     private static final LuaScript RELEASE = LuaScript.named("lock-release");
     private static final LuaScript EXTEND = LuaScript.named("lock-extend");
 
     private final GuardedRedis redis;
+    private final Keeper keeper;
     private final LockTokens tokens = new LockTokens();
     private final LockOwner owner = new Owner();
+    private final ReleaseNotices notices = new ReleaseNotices();
+    private final LockWaiter waiter;
+    private final LockWaiter deafWaiter;
     private final AtomicBoolean evictionChecked = new AtomicBoolean();
+    private Subscription subscription; // guarded by this
 
-    private RedisDistributedLock(GuardedRedis redis) {
+    RedisDistributedLock(GuardedRedis redis, Keeper keeper) {
         this.redis = redis;
+        this.keeper = keeper;
+        this.waiter = new LockWaiter(notices, POLL, keeper::nanoTime);
+        this.deafWaiter = new LockWaiter(notices, DEAF_POLL, keeper::nanoTime);
     }
 
     /** Locks on a client the caller keeps and closes, with no guard: each call waits as long as Redis takes. */
@@ -50,7 +69,12 @@ public final class RedisDistributedLock implements DistributedLock {
      * a lock call the budget only until the breaker opens, and then nothing.
      */
     public static RedisDistributedLock using(GuardedRedis redis) {
-        return new RedisDistributedLock(redis);
+        return using(redis, LockLostListener.NONE);
+    }
+
+    /** As {@link #using(GuardedRedis)}, telling {@code listener} of every lock found lost. */
+    public static RedisDistributedLock using(GuardedRedis redis, LockLostListener listener) {
+        return new RedisDistributedLock(redis, Keeper.daemon(listener));
     }
 
     @Override
@@ -58,6 +82,7 @@ public final class RedisDistributedLock implements DistributedLock {
         LockNames.check(name);
         long ttlMillis = LockNames.ttlMillis(name, ttl);
         String token = tokens.next();
+        long sentAt = keeper.nanoTime();
         List<?> reply;
         try {
             reply = (List<?>) eval(ACQUIRE, name, List.of(token, Long.toString(ttlMillis)));
@@ -67,10 +92,41 @@ public final class RedisDistributedLock implements DistributedLock {
         checkEvictionPolicy();
         long value = (Long) reply.get(1);
         if ((Long) reply.get(0) == 1L) {
-            return new Acquisition.Acquired(new HeldLock(owner, name, token, value));
+            return new Acquisition.Acquired(new HeldLock(owner, keeper, name, token, value, ttlMillis, sentAt));
         }
         return new Acquisition.HeldElsewhere(
                 name, value < 0 ? ChronoUnit.FOREVER.getDuration() : Duration.ofMillis(value));
+    }
+
+    @Override
+    public Acquisition tryAcquire(String name, Duration ttl, Duration maxWait) {
+        LockNames.ttlMillis(LockNames.check(name), ttl);
+        LockWaiter.checkMaxWait(name, maxWait);
+        boolean listening = listen().isListening();
+        return (listening ? waiter : deafWaiter).acquire(name, maxWait, n -> tryAcquire(n, ttl));
+    }
+
+    /** The subscription to release notices, started by the first wait. */
+    private synchronized Subscription listen() {
+        if (subscription == null) {
+            subscription = Subscription.start(redis.link(), RELEASED, notices::released, Duration.ofSeconds(1));
+        }
+        return subscription;
+    }
+
+    /** Whether release notices are heard now; for tests. */
+    synchronized boolean listening() {
+        return subscription != null && subscription.isListening();
+    }
+
+    @Override
+    public void close() {
+        keeper.close();
+        synchronized (this) {
+            if (subscription != null) {
+                subscription.close();
+            }
+        }
     }
 
     /**
@@ -101,23 +157,23 @@ public final class RedisDistributedLock implements DistributedLock {
 
     /** A handle for a token taken earlier, e.g. by another process: for tests of what an old token can do. */
     LockHandle handleFor(String name, String token, long fencingToken) {
-        return new HeldLock(owner, LockNames.check(name), token, fencingToken);
+        return new HeldLock(owner, keeper, LockNames.check(name), token, fencingToken, 1, keeper.nanoTime());
     }
 
     private final class Owner implements LockOwner {
         @Override
-        public boolean release(String name, String token) {
-            return run(RELEASE, name, List.of(token));
+        public Ownership release(String name, String token) {
+            return run(RELEASE, name, List.of(token, RELEASED, name));
         }
 
         @Override
-        public boolean expireIn(String name, String token, long ttlMillis) {
+        public Ownership expireIn(String name, String token, long ttlMillis) {
             return run(EXTEND, name, List.of(token, Long.toString(ttlMillis)));
         }
 
-        private boolean run(LuaScript script, String name, List<String> args) {
+        private Ownership run(LuaScript script, String name, List<String> args) {
             try {
-                return (Long) eval(script, name, args) == 1L;
+                return Ownership.ofReply((Long) eval(script, name, args));
             } catch (StoreUnavailableException e) {
                 throw new LockUnavailableException(name, e);
             }

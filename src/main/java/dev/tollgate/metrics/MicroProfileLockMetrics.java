@@ -1,5 +1,7 @@
 package dev.tollgate.metrics;
 
+import dev.tollgate.LockLost;
+import dev.tollgate.lock.LockLostListener;
 import dev.tollgate.lock.LockMetrics;
 import org.eclipse.microprofile.metrics.Metadata;
 import org.eclipse.microprofile.metrics.MetricRegistry;
@@ -7,16 +9,20 @@ import org.eclipse.microprofile.metrics.Tag;
 
 /**
  * {@link LockMetrics} as MicroProfile Metrics counters tagged {@code lock=<name>}. Exported by
- * {@code /metrics} as {@code tollgate_lock_acquired_total}, {@code tollgate_lock_held_elsewhere_total}
- * and {@code tollgate_lock_unavailable_total} (Prometheus adds {@code _total} to counters).
+ * {@code /metrics} as {@code tollgate_lock_acquired_total}, {@code tollgate_lock_held_elsewhere_total},
+ * {@code tollgate_lock_unavailable_total} and {@code tollgate_lock_lost_total{lock,reason}}
+ * (Prometheus adds {@code _total} to counters).
  */
-public final class MicroProfileLockMetrics implements LockMetrics {
+public final class MicroProfileLockMetrics implements LockMetrics, LockLostListener {
 
     private static final Metadata ACQUIRED = counter("tollgate_lock_acquired", "Runs that took the lock and ran");
     private static final Metadata HELD =
             counter("tollgate_lock_held_elsewhere", "Runs skipped because another holder had the lock");
     private static final Metadata UNAVAILABLE =
             counter("tollgate_lock_unavailable", "Runs skipped because the lock store could not be asked");
+
+    private static final Metadata LOST =
+            counter("tollgate_lock_lost", "Held locks found lost: expired or taken while their holder ran");
 
     private final MetricRegistry registry;
 
@@ -37,6 +43,15 @@ public final class MicroProfileLockMetrics implements LockMetrics {
     @Override
     public void unavailable(String lock) {
         count(UNAVAILABLE, lock);
+    }
+
+    @Override
+    public void lockLost(LockLost lost) {
+        registry.counter(
+                        LOST,
+                        new Tag("lock", lost.lockName()),
+                        new Tag("reason", lost.reason().name().toLowerCase(java.util.Locale.ROOT)))
+                .inc();
     }
 
     private void count(Metadata metadata, String lock) {

@@ -18,7 +18,7 @@ import org.eclipse.microprofile.metrics.Timer;
  * Tollgate's MicroProfile Metrics, tagged by limit: {@code tollgate_decisions_total{outcome}} for
  * decisions Redis made, {@code tollgate_degraded_decisions_total{outcome}} for those made without it
  * (so an outage does not look like a traffic spike), {@code tollgate_check_seconds} and the gauge
- * {@code tollgate_breaker_open}.
+ * {@code tollgate_breaker_open}, and {@code tollgate_wait_seconds} for calls that waited for their tokens.
  */
 @ApplicationScoped
 public class TollgateMetrics implements DecisionListener {
@@ -39,6 +39,14 @@ public class TollgateMetrics implements DecisionListener {
                 .inc();
         timers.computeIfAbsent(limit.name(), l -> registry.timer("tollgate.check", new Tag("limit", l)))
                 .update(Duration.ofNanos(nanos));
+    }
+
+    /** {@code tollgate_wait_seconds{limit}}: how long waiting calls ({@code maxWait}) waited for their tokens. */
+    @Override
+    public void onWait(LimitSpec limit, Duration wait) {
+        timers.computeIfAbsent(
+                        "wait|" + limit.name(), k -> registry.timer("tollgate.wait", new Tag("limit", limit.name())))
+                .update(wait);
     }
 
     /** Registers {@code tollgate_breaker_open}: 1 while checks are answered without asking Redis. */

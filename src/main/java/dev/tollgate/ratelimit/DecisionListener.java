@@ -9,5 +9,8 @@ public interface DecisionListener {
     /** {@code nanos}: how long the check took, store and guard included. */
     void onDecision(LimitSpec limit, Decision decision, long nanos);
 
+    /** A waiting call reserved its tokens and waits {@code wait} for them before it runs. */
+    default void onWait(LimitSpec limit, java.time.Duration wait) {}
+
     DecisionListener NONE = (limit, decision, nanos) -> {};
 }

@@ -20,6 +20,15 @@ interface InProcessArithmetic<S> {
      */
     ExpiringMap.Updated<S, Decision> consume(S live, LimitPolicy policy, long nowMicros);
 
+    /**
+     * Like {@link #consume}, but reserves the tokens when they will have refilled within {@code
+     * maxWaitMicros}, as {@code token-bucket-reserve.lua} does; token buckets only.
+     */
+    default ExpiringMap.Updated<S, Reservation> reserve(
+            S live, LimitPolicy policy, long nowMicros, long maxWaitMicros) {
+        throw new UnsupportedOperationException("only token buckets can reserve tokens for a waiting call");
+    }
+
     /** When {@code state} can be forgotten, since a fresh one would decide the same; {@link Long#MAX_VALUE}: never. */
     long expiresAt(S state);
 

@@ -64,6 +64,11 @@ public final class InProcessRateLimitStore implements RateLimitStore {
         return kept.consume(policy, storeKey);
     }
 
+    @Override
+    public Reservation reserve(LimitPolicy policy, String storeKey, java.time.Duration maxWait) {
+        return kept.reserve(policy, storeKey, maxWait.toNanos() / 1000);
+    }
+
     /** Number of keys held, expired or not. */
     public int size() {
         return kept.entries().size();
@@ -82,6 +87,10 @@ public final class InProcessRateLimitStore implements RateLimitStore {
     private record Kept<S>(ExpiringMap<S> entries, InProcessArithmetic<S> arithmetic) {
         Decision consume(LimitPolicy policy, String key) {
             return entries.update(key, (live, now) -> arithmetic.consume(live, policy, now));
+        }
+
+        Reservation reserve(LimitPolicy policy, String key, long maxWaitMicros) {
+            return entries.update(key, (live, now) -> arithmetic.reserve(live, policy, now, maxWaitMicros));
         }
     }
 }

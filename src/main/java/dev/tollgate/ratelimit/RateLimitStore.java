@@ -18,6 +18,20 @@ public interface RateLimitStore extends AutoCloseable {
      */
     Decision tryConsume(LimitPolicy policy, String storeKey);
 
+    /**
+     * Spends {@code policy.cost()} tokens from the bucket if it holds them, else reserves them when they
+     * will have refilled within {@code maxWait}: the bucket then owes them, and every later call queues
+     * behind this one. Token buckets only.
+     *
+     * @return allowed with the wait before the tokens are there (zero when they are), or denied at once
+     *     with the retry-after when the wait would exceed {@code maxWait}
+     * @throws StoreUnavailableException when the store cannot be asked
+     * @throws UnsupportedOperationException for a store of windows, which cannot owe
+     */
+    default Reservation reserve(LimitPolicy policy, String storeKey, java.time.Duration maxWait) {
+        throw new UnsupportedOperationException("only token buckets can reserve tokens for a waiting call");
+    }
+
     /** Releases connections and threads. */
     @Override
     void close();

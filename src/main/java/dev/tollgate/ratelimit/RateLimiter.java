@@ -3,6 +3,7 @@ package dev.tollgate.ratelimit;
 import dev.tollgate.Decision;
 import dev.tollgate.core.Guard;
 import dev.tollgate.core.StoreUnavailableException;
+import java.time.Duration;
 import java.util.EnumMap;
 import java.util.Map;
 import java.util.function.LongSupplier;
@@ -42,10 +43,7 @@ public final class RateLimiter {
     public Decision check(LimitSpec limit, String clientKey) {
         long start = nanoTime.getAsLong();
         String storeKey = StoreKeys.of(limit.algorithm(), limit.name(), clientKey);
-        RateLimitStore store = stores.get(limit.algorithm());
-        if (store == null) {
-            throw new IllegalStateException("no store for " + limit.algorithm().configName() + " limits");
-        }
+        RateLimitStore store = store(limit);
         Decision d;
         try {
             d = guard.call(storeKey, () -> store.tryConsume(limit.policy(), storeKey));
@@ -54,5 +52,47 @@ public final class RateLimiter {
         }
         listener.onDecision(limit, d, nanoTime.getAsLong() - start);
         return d;
+    }
+
+    /**
+     * Spends the limit's cost from {@code clientKey}'s bucket, or reserves it when it will have refilled
+     * within {@code maxWait}; does not wait itself. A token bucket's only: the tokens a waiting call
+     * reserves make every later call queue behind it, so waiters are spaced as the limit allows.
+     *
+     * @return allowed with how long to wait first (zero: at once), or denied at once when the wait would
+     *     exceed {@code maxWait}; when the store cannot be asked, the limit's degraded decision, no wait
+     * @throws IllegalArgumentException when the limit is not a token bucket or {@code maxWait} is negative
+     */
+    public Reservation reserve(LimitSpec limit, String clientKey, Duration maxWait) {
+        if (limit.algorithm() != Algorithm.TOKEN_BUCKET) {
+            throw new IllegalArgumentException("limit '" + limit.name() + "' is a "
+                    + limit.algorithm().configName() + ": only a token bucket can be waited for");
+        }
+        if (maxWait == null || maxWait.isNegative()) {
+            throw new IllegalArgumentException(
+                    "limit '" + limit.name() + "': maxWait must be >= 0, but was " + maxWait);
+        }
+        long start = nanoTime.getAsLong();
+        String storeKey = StoreKeys.of(limit.algorithm(), limit.name(), clientKey);
+        RateLimitStore store = store(limit);
+        Reservation r;
+        try {
+            r = guard.call(storeKey, () -> store.reserve(limit.policy(), storeKey, maxWait));
+        } catch (StoreUnavailableException e) {
+            r = new Reservation(Decision.degraded(limit.failOpen()), Duration.ZERO);
+        }
+        listener.onDecision(limit, r.decision(), nanoTime.getAsLong() - start);
+        if (r.decision().allowed() && !r.delay().isZero()) {
+            listener.onWait(limit, r.delay());
+        }
+        return r;
+    }
+
+    private RateLimitStore store(LimitSpec limit) {
+        RateLimitStore store = stores.get(limit.algorithm());
+        if (store == null) {
+            throw new IllegalStateException("no store for " + limit.algorithm().configName() + " limits");
+        }
+        return store;
     }
 }

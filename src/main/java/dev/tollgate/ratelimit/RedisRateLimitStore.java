@@ -7,6 +7,7 @@ import dev.tollgate.redis.LuaScript;
 import dev.tollgate.redis.RedisClients;
 import dev.tollgate.redis.RedisLink;
 import dev.tollgate.redis.RedisSettings;
+import java.time.Duration;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
@@ -27,6 +28,8 @@ public final class RedisRateLimitStore implements RateLimitStore {
             SCRIPTS.put(a, LuaScript.named(a.configName()));
         }
     }
+
+    private static final LuaScript RESERVE = LuaScript.named("token-bucket-reserve");
 
     private final RedisLink redis;
     private final boolean ownsClient;
@@ -78,6 +81,23 @@ public final class RedisRateLimitStore implements RateLimitStore {
         }
         List<?> r = (List<?>) reply;
         return Decision.ofMicros((Long) r.get(0) == 1L, (Long) r.get(1), (Long) r.get(2), (Long) r.get(3));
+    }
+
+    @Override
+    public Reservation reserve(LimitPolicy policy, String storeKey, Duration maxWait) {
+        if (algorithm != Algorithm.TOKEN_BUCKET) {
+            return RateLimitStore.super.reserve(policy, storeKey, maxWait);
+        }
+        List<String> args = new java.util.ArrayList<>(args(policy));
+        args.add(Long.toString(Math.max(1, maxWait.toNanos() / 1000)));
+        Object reply;
+        try {
+            reply = redis.eval(RESERVE, List.of(storeKey), args);
+        } catch (JedisException e) {
+            throw new StoreUnavailableException("Redis did not decide for limit '" + policy.name() + "'", e);
+        }
+        List<?> r = (List<?>) reply;
+        return Reservation.ofMicros((Long) r.get(0) == 1L, (Long) r.get(1), (Long) r.get(2), (Long) r.get(3));
     }
 
     /** The script's arguments: {@code capacity, refill tokens, period us, cost}; a window's {@code limit, window us, cost}. */

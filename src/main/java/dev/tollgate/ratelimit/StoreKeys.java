@@ -35,6 +35,11 @@ public final class StoreKeys {
         return of(Algorithm.TOKEN_BUCKET, limitName, clientKey);
     }
 
+    /** The store key of {@code clientKey}'s running calls under concurrency limit {@code limitName}: {@code tg:in:{<limit>:<hash>}}. */
+    public static String inFlight(String limitName, String clientKey) {
+        return PREFIX + "in:{" + limitName + ":" + hash(clientKey) + "}";
+    }
+
     // One digest per thread: looking one up through the security providers on every check costs more
     // than the hashing itself.
     private static final ThreadLocal<MessageDigest> SHA_256 = ThreadLocal.withInitial(StoreKeys::sha256);

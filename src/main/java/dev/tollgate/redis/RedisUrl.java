@@ -1,12 +1,11 @@
 package dev.tollgate.redis;
 
-import java.net.URI;
-import java.net.URISyntaxException;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.regex.Pattern;
 
 /**
  * Where Redis is, parsed from {@code tollgate.redis.url}:
@@ -19,9 +18,10 @@ import java.util.Locale;
  *       {@code master-name} ({@code rediss-sentinel://} for TLS); port 26379 when left out
  * </ul>
  *
- * A comma-separated host list is not a valid {@link URI} authority, so the cluster and Sentinel forms
- * are parsed by hand. User and password may be percent-encoded (a {@code @}, {@code ,} or {@code /} in a
- * password must be).
+ * Parsed by hand, not by {@link java.net.URI}: a comma-separated host list is no URI authority, and
+ * host names with {@code _} (as in compose files: {@code redis_cache}) are no URI host. Everything before
+ * the last {@code @} is user information, so a password may hold any character; user and password may
+ * also be percent-encoded. No message, log line or {@link #toString} shows any of the user information.
  *
  * @param kind what sort of deployment
  * @param tls whether to connect with TLS
@@ -33,6 +33,9 @@ import java.util.Locale;
  */
 public record RedisUrl(
         Kind kind, boolean tls, List<Node> nodes, String user, String password, int database, String masterName) {
+
+    private static final Pattern HOST = Pattern.compile("[A-Za-z0-9._-]{1,253}");
+    private static final Pattern IPV6 = Pattern.compile("[0-9A-Fa-f:.]{2,45}");
 
     /** The sort of Redis deployment a URL names. */
     public enum Kind {
@@ -81,7 +84,11 @@ public record RedisUrl(
         }
     }
 
-    /** Parses {@code text}; the {@link IllegalArgumentException} says what is wrong, never the password. */
+    /**
+     * Parses {@code text}; the {@link IllegalArgumentException} says what is wrong, never any part of the
+     * user name or password. Everything before the last {@code @} is the user information, so a password
+     * may hold {@code @}, {@code /}, {@code ,} or {@code :} as they are (percent-encoding works too).
+     */
     public static RedisUrl parse(String text) {
         if (text == null || text.isBlank()) {
             throw new IllegalArgumentException("the URL is empty");
@@ -89,20 +96,31 @@ public record RedisUrl(
         String s = text.trim();
         int sep = s.indexOf("://");
         String scheme = sep < 0 ? "" : s.substring(0, sep).toLowerCase(Locale.ROOT);
-        return switch (scheme) {
-            case "redis", "rediss" -> standalone(s, scheme.equals("rediss"));
-            case "redis-cluster", "rediss-cluster" -> multi(Kind.CLUSTER, scheme.startsWith("rediss"), s, sep);
-            case "redis-sentinel", "rediss-sentinel" -> multi(Kind.SENTINEL, scheme.startsWith("rediss"), s, sep);
-            default -> throw new IllegalArgumentException("unknown scheme '" + scheme + "'");
-        };
+        if (!scheme.matches("[a-z-]*")) {
+            throw new IllegalArgumentException("unknown scheme");
+        }
+        Kind kind =
+                switch (scheme) {
+                    case "redis", "rediss" -> Kind.STANDALONE;
+                    case "redis-cluster", "rediss-cluster" -> Kind.CLUSTER;
+                    case "redis-sentinel", "rediss-sentinel" -> Kind.SENTINEL;
+                    default -> throw new IllegalArgumentException("unknown scheme '" + scheme + "'");
+                };
+        return parse(kind, scheme.startsWith("rediss"), s.substring(sep + 3));
     }
 
-    /** The URL with any password masked, for logs and error messages. */
+    /** The URL with everything before the last {@code @} masked, for logs and error messages. */
     public static String mask(String url) {
-        return url == null ? null : url.replaceAll("(//[^:/@,]*:)[^@]*@", "$1***@");
+        if (url == null) {
+            return null;
+        }
+        int sep = url.indexOf("://");
+        int from = sep < 0 ? 0 : sep + 3;
+        int at = url.lastIndexOf('@');
+        return at < from ? url : url.substring(0, from) + "***" + url.substring(at);
     }
 
-    /** This URL as text, password masked. */
+    /** This URL as text, user and password masked. */
     public String safeText() {
         String scheme = (tls ? "rediss" : "redis")
                 + switch (kind) {
@@ -110,62 +128,54 @@ public record RedisUrl(
                     case CLUSTER -> "-cluster";
                     case SENTINEL -> "-sentinel";
                 };
-        String auth = password == null ? "" : (user == null ? "" : user) + ":***@";
+        String auth = password == null && user == null ? "" : "***@";
         String hosts = String.join(",", nodes.stream().map(Node::toString).toList());
         String path = kind == Kind.SENTINEL ? "/" + masterName : "";
         String db = database == 0 ? "" : "/" + database;
         return scheme + "://" + auth + hosts + path + db;
     }
 
-    /** Never shows the password. */
+    /** Never shows the user or the password. */
     @Override
     public String toString() {
         return safeText();
     }
 
-    private static RedisUrl standalone(String s, boolean tls) {
-        URI uri;
-        try {
-            uri = new URI(s);
-        } catch (URISyntaxException e) {
-            throw new IllegalArgumentException("not a URI: " + e.getReason());
-        }
-        if (uri.getHost() == null) {
-            throw new IllegalArgumentException("no host");
-        }
-        if (uri.getQuery() != null || uri.getFragment() != null) {
+    private static RedisUrl parse(Kind kind, boolean tls, String rest) {
+        int at = rest.lastIndexOf('@');
+        String[] auth = credentials(at < 0 ? null : rest.substring(0, at));
+        String location = rest.substring(at + 1);
+        if (location.contains("?") || location.contains("#")) {
             throw new IllegalArgumentException("no query or fragment is understood");
         }
-        String[] auth = credentials(uri.getRawUserInfo());
-        String path = uri.getPath() == null ? "" : uri.getPath();
-        int db = path.isEmpty() || path.equals("/") ? 0 : number(path.substring(1), "database");
-        Node node = new Node(uri.getHost(), uri.getPort() < 0 ? 6379 : uri.getPort());
-        return new RedisUrl(Kind.STANDALONE, tls, List.of(node), auth[0], auth[1], db, null);
-    }
-
-    private static RedisUrl multi(Kind kind, boolean tls, String s, int sep) {
-        String rest = s.substring(sep + 3);
-        int slash = rest.indexOf('/');
-        String authority = slash < 0 ? rest : rest.substring(0, slash);
-        String path = slash < 0 ? "" : rest.substring(slash + 1);
-        if (authority.contains("?") || path.contains("?") || authority.contains("#") || path.contains("#")) {
-            throw new IllegalArgumentException("no query or fragment is understood");
-        }
-        int at = authority.lastIndexOf('@');
-        String[] auth = credentials(at < 0 ? null : authority.substring(0, at));
-        List<Node> nodes = nodes(authority.substring(at + 1), kind == Kind.CLUSTER ? 6379 : 26379);
-        if (kind == Kind.CLUSTER) {
-            if (!path.isEmpty() && !path.equals("0")) {
-                throw new IllegalArgumentException("a Redis Cluster has only database 0; remove '/" + path + "'");
+        int slash = location.indexOf('/');
+        String hosts = slash < 0 ? location : location.substring(0, slash);
+        String path = slash < 0 ? "" : location.substring(slash + 1);
+        List<Node> nodes = nodes(hosts, kind == Kind.SENTINEL ? 26379 : 6379);
+        return switch (kind) {
+            case STANDALONE -> {
+                if (nodes.size() != 1) {
+                    throw new IllegalArgumentException(
+                            "a redis:// URL names one server; use redis-cluster:// or redis-sentinel:// for several");
+                }
+                int db = path.isEmpty() ? 0 : number(path, "database");
+                yield new RedisUrl(kind, tls, nodes, auth[0], auth[1], db, null);
             }
-            return new RedisUrl(kind, tls, nodes, auth[0], auth[1], 0, null);
-        }
-        String[] parts = path.split("/", -1);
-        if (parts[0].isEmpty() || parts.length > 2) {
-            throw new IllegalArgumentException("a Sentinel URL ends in /<master-name> or /<master-name>/<db>");
-        }
-        int db = parts.length == 2 ? number(parts[1], "database") : 0;
-        return new RedisUrl(kind, tls, nodes, auth[0], auth[1], db, decode(parts[0]));
+            case CLUSTER -> {
+                if (!path.isEmpty() && !path.equals("0")) {
+                    throw new IllegalArgumentException("a Redis Cluster has only database 0; remove '/" + path + "'");
+                }
+                yield new RedisUrl(kind, tls, nodes, auth[0], auth[1], 0, null);
+            }
+            case SENTINEL -> {
+                String[] parts = path.split("/", -1);
+                if (parts[0].isEmpty() || parts.length > 2) {
+                    throw new IllegalArgumentException("a Sentinel URL ends in /<master-name> or /<master-name>/<db>");
+                }
+                int db = parts.length == 2 ? number(parts[1], "database") : 0;
+                yield new RedisUrl(kind, tls, nodes, auth[0], auth[1], db, decode(parts[0], "the master name"));
+            }
+        };
     }
 
     private static List<Node> nodes(String hosts, int defaultPort) {
@@ -188,9 +198,14 @@ public record RedisUrl(
         String host = colon < 0 ? entry : entry.substring(0, colon);
         int port = colon < 0 ? defaultPort : number(entry.substring(colon + 1), "port of " + entry);
         if (bracketed) {
-            host = host.substring(1, host.length() - 1);
+            host = host.endsWith("]") ? host.substring(1, host.length() - 1) : "";
+            if (!IPV6.matcher(host).matches()) {
+                throw new IllegalArgumentException("a bracketed host is an IPv6 address, as in [::1]:6379");
+            }
         } else if (host.contains(":")) {
             throw new IllegalArgumentException("an IPv6 host goes in brackets: [" + host + "]");
+        } else if (!HOST.matcher(host).matches()) {
+            throw new IllegalArgumentException("'" + host + "' is not a host name: letters, digits, '.', '-' and '_'");
         }
         return new Node(host, port);
     }
@@ -202,10 +217,10 @@ public record RedisUrl(
         }
         int colon = userInfo.indexOf(':');
         if (colon < 0) {
-            throw new IllegalArgumentException("credentials are user:password or :password");
+            throw new IllegalArgumentException("credentials are user:password or :password (given: one word, masked)");
         }
-        String user = decode(userInfo.substring(0, colon));
-        return new String[] {user.isEmpty() ? null : user, decode(userInfo.substring(colon + 1))};
+        String user = decode(userInfo.substring(0, colon), "the user name");
+        return new String[] {user.isEmpty() ? null : user, decode(userInfo.substring(colon + 1), "the password")};
     }
 
     private static int number(String text, String what) {
@@ -216,7 +231,12 @@ public record RedisUrl(
         }
     }
 
-    private static String decode(String text) {
-        return URLDecoder.decode(text.replace("+", "%2B"), StandardCharsets.UTF_8);
+    /** Percent-decodes {@code text}; a bad escape is reported by {@code what}, never by the text. */
+    private static String decode(String text, String what) {
+        try {
+            return URLDecoder.decode(text.replace("+", "%2B"), StandardCharsets.UTF_8);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(what + " has a '%' that does not start a %XX escape");
+        }
     }
 }

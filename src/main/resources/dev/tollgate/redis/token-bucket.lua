@@ -1,6 +1,7 @@
 -- Token bucket: read, refill, decide and write in one atomic step, clocked by Redis TIME.
 -- Everything is checked and computed before the one write, so the script never fails half way.
--- KEYS[1]  the bucket: hash {tokens, ts (us)}
+-- KEYS[1]  the bucket: hash {tokens, ts (us), r (us): the last instant a waiting call reserved, when
+--          token-bucket-reserve.lua has written one}
 -- ARGV[1]  capacity, 1..2^53
 -- ARGV[2]  tokens added per period, 0..2^53 (0: the bucket never refills)
 -- ARGV[3]  the period, in microseconds, 1..2^53
@@ -23,9 +24,10 @@ end
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000000 + tonumber(t[2])
 
-local state = redis.call('HMGET', key, 'tokens', 'ts')
+local state = redis.call('HMGET', key, 'tokens', 'ts', 'r')
 local tokens = tonumber(state[1])
 local ts = tonumber(state[2])
+local reserved = tonumber(state[3])
 -- State Tollgate cannot have written (missing, not a number, NaN, out of range) starts a full bucket.
 if not (tokens and ts and tokens >= 0 and tokens <= MAX and ts >= 0 and ts <= MAX) then
   tokens = capacity
@@ -35,8 +37,9 @@ end
 -- A clock that went backwards mints nothing: no time has elapsed, and the stored instant stays, so
 -- the same interval is never credited twice. But state dated further ahead than a whole refill (a
 -- clock that stepped back that far, another clock) would lock the bucket: it refills from now, and
--- is written so even when this call is denied.
-local rebased = refill > 0 and ts - now > capacity * period / refill
+-- is written so even when this call is denied. State that waiting calls moved ahead (up to their
+-- maxWait, see token-bucket-reserve.lua) is owed to them, and stays.
+local rebased = refill > 0 and ts - now > capacity * period / refill and not (reserved and ts <= reserved)
 if rebased then
   ts = now
 end

@@ -19,6 +19,9 @@ class LockSpecsTest {
         @OncePerCluster(ttl = "30s")
         void unnamed() {}
 
+        @OncePerCluster(name = "long", ttl = "1m", keepAlive = true)
+        void keptAlive() {}
+
         @OncePerCluster(name = "x", ttl = "1m", atLeast = "2m")
         void atLeastAboveTtl() {}
 
@@ -62,6 +65,20 @@ class LockSpecsTest {
                 "tollgate.locks.nightly-export.at-least", "PT10M");
         assertEquals(
                 new LockSpec("nightly-export", Duration.ofHours(2), Duration.ofMinutes(10)), spec("export", config));
+    }
+
+    @Test
+    void keepAliveComesFromTheAnnotationOrItsOverride() throws Exception {
+        assertEquals(LockSpec.of("long", Duration.ofMinutes(1)).keptAlive(), spec("keptAlive", Map.of()));
+        assertEquals(
+                LockSpec.of("long", Duration.ofMinutes(1)),
+                spec("keptAlive", Map.of("tollgate.locks.long.keep-alive", "false")));
+        assertEquals(
+                LockSpec.of("Jobs.unnamed", Duration.ofSeconds(30)).keptAlive(),
+                spec("unnamed", Map.of("tollgate.locks.Jobs.unnamed.keep-alive", " TRUE ")));
+        assertEquals(
+                "Invalid Tollgate configuration: tollgate.locks.long.keep-alive=yes (expected true or false)",
+                error("keptAlive", Map.of("tollgate.locks.long.keep-alive", "yes")));
     }
 
     @Test

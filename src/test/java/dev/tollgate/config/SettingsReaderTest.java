@@ -7,8 +7,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.tollgate.LimitPolicy;
 import dev.tollgate.TollgateConfigException;
+import dev.tollgate.concurrency.ConcurrencySpec;
 import dev.tollgate.core.Durations;
 import dev.tollgate.http.Cidr;
+import dev.tollgate.http.ClientHeader;
 import dev.tollgate.ratelimit.Algorithm;
 import dev.tollgate.ratelimit.KeySpec;
 import dev.tollgate.ratelimit.LimitSpec;
@@ -16,6 +18,7 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 class SettingsReaderTest {
@@ -53,6 +56,23 @@ class SettingsReaderTest {
         assertEquals(new LimitPolicy("api", 100, 10, Duration.ofSeconds(1), 1), api.policy());
         assertEquals(new KeySpec.Ip(), api.key());
         assertFalse(api.failOpen(), "inherits tollgate.fail-open");
+    }
+
+    @Test
+    void readsAConcurrencyLimitWithItsDefaultsAndEverySetting() {
+        TollgateSettings s = read(
+                "tollgate.concurrency.reports.max-in-flight", "4",
+                "tollgate.concurrency.uploads.max-in-flight", "2",
+                "tollgate.concurrency.uploads.key", "principal",
+                "tollgate.concurrency.uploads.lease", "1m",
+                "tollgate.concurrency.uploads.fail-open", "false");
+        assertEquals(
+                new ConcurrencySpec("reports", 4, new KeySpec.Global(), Duration.ofSeconds(10), true),
+                s.concurrencyLimit("reports").orElseThrow());
+        assertEquals(
+                new ConcurrencySpec("uploads", 2, new KeySpec.Principal(), Duration.ofMinutes(1), false),
+                s.concurrencyLimit("uploads").orElseThrow());
+        assertTrue(s.limits().isEmpty(), "a concurrency limit is not a rate limit");
     }
 
     @Test
@@ -98,7 +118,7 @@ class SettingsReaderTest {
                 "tollgate.limits.api.capacity", "10",
                 "tollgate.limits.api.refill-tokens", "1",
                 "tollgate.limits.api.capacty", "10");
-        assertTrue(e.contains("tollgate.limits.api.capacty=10 (unknown setting 'capacty'"), e);
+        assertTrue(e.contains("tollgate.limits.api.capacty (unknown setting 'capacty'"), e);
     }
 
     @Test
@@ -110,7 +130,7 @@ class SettingsReaderTest {
                 "tollgate.http.limits", "nope",
                 "tollgate.fail-open", "maybe");
         assertTrue(e.contains("tollgate.redis.timeout=soon"), e);
-        assertTrue(e.contains("tollgate.redis.url=http://user:***@host:6379"), "password masked: " + e);
+        assertTrue(e.contains("tollgate.redis.url=http://***@host:6379"), "password masked: " + e);
         assertFalse(e.contains("secret"));
         assertTrue(e.contains("tollgate.http.trusted-proxies=10.0.0.0/40 (expected the prefix must be 0..32)"), e);
         assertTrue(e.contains("tollgate.http.limits=nope (expected no limit named 'nope'"), e);
@@ -158,6 +178,47 @@ class SettingsReaderTest {
         assertTrue(Cidr.parse("fd00::/8").contains(java.net.InetAddress.getByName("fd12::1")));
         assertEquals(
                 List.of(Cidr.parse("127.0.0.1")),
-                read("tollgate.http.trusted-proxies", " 127.0.0.1 ").http().trustedProxies());
+                read("tollgate.http.trusted-proxies", " 127.0.0.1 ", "tollgate.http.client-header", "X-Forwarded-For")
+                        .http()
+                        .trustedProxies());
+    }
+
+    @Test
+    void trustedProxiesNameTheOneHeaderTheyWrite() {
+        HttpSettings h = read("tollgate.http.trusted-proxies", "10.0.0.0/8", "tollgate.http.client-header", "forwarded")
+                .http();
+        assertEquals(Optional.of(ClientHeader.FORWARDED), h.clientHeader());
+        assertEquals(Optional.empty(), read().http().clientHeader());
+        String missing = error("tollgate.http.trusted-proxies", "10.0.0.0/8");
+        assertTrue(
+                missing.contains("tollgate.http.client-header is required when tollgate.http.trusted-proxies is set"
+                        + " (X-Forwarded-For or Forwarded: the one header those proxies write."),
+                missing);
+        String alone = error("tollgate.http.client-header", "X-Forwarded-For");
+        assertTrue(
+                alone.contains("tollgate.http.client-header=X-Forwarded-For (expected tollgate.http.trusted-proxies as"
+                        + " well"),
+                alone);
+        String other = error("tollgate.http.trusted-proxies", "10.0.0.0/8", "tollgate.http.client-header", "X-Real-IP");
+        assertTrue(
+                other.contains("tollgate.http.client-header=X-Real-IP (expected X-Forwarded-For or Forwarded)"), other);
+    }
+
+    @Test
+    void trustedProxiesAreLiteralAddressesNeverNames() {
+        String e = error(
+                "tollgate.http.trusted-proxies", "1a2b.bad.cafe, 10.1, 010.0.0.0/8, ::ffff:10.0.0.0/8",
+                "tollgate.http.client-header", "X-Forwarded-For");
+        assertTrue(e.contains("tollgate.http.trusted-proxies=1a2b.bad.cafe (expected an address or address/prefix"), e);
+        assertTrue(e.contains("tollgate.http.trusted-proxies=10.1 (expected an address"), e);
+        assertTrue(e.contains("tollgate.http.trusted-proxies=010.0.0.0/8 (expected an address"), e);
+        assertTrue(
+                e.contains("tollgate.http.trusted-proxies=::ffff:10.0.0.0/8 (expected the prefix of an IPv4-mapped"),
+                e);
+        assertEquals(
+                List.of(Cidr.parse("10.0.0.0/8")),
+                read("tollgate.http.trusted-proxies", "::ffff:10.0.0.0/104", "tollgate.http.client-header", "Forwarded")
+                        .http()
+                        .trustedProxies());
     }
 }

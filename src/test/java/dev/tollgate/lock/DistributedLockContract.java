@@ -4,9 +4,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.tollgate.LockLost;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -25,8 +27,15 @@ public abstract class DistributedLockContract {
 
     protected abstract DistributedLock lock();
 
-    /** Lets at least {@code d} pass on the lock's clock. */
+    /** Lets at least {@code d} pass on the lock's clock (and its keep-alives' clock). */
     protected abstract void elapse(Duration d) throws InterruptedException;
+
+    /** Every loss the lock's listener was told of, in order. */
+    protected abstract List<LockLost> lost();
+
+    protected List<LockLost> lostFor(String name) {
+        return lost().stream().filter(l -> l.lockName().equals(name)).toList();
+    }
 
     /** The lock's clock, in microseconds (Redis {@code TIME}, or the in-process clock). */
     protected abstract long nowMicros();
@@ -226,5 +235,110 @@ public abstract class DistributedLockContract {
                 pool.shutdownNow();
             }
         }
+    }
+
+    @Test
+    void keptAliveLockOutlivesItsTtlUntilReleased() throws Exception {
+        String name = freshName();
+        LockHandle held = acquire(name, Duration.ofMillis(300));
+        held.keepAlive();
+        elapse(Duration.ofMillis(1000));
+        assertHeldElsewhere(name);
+        assertTrue(held.isHeld());
+        assertTrue(held.release());
+        assertFalse(held.isHeld());
+        elapse(Duration.ofMillis(150));
+        assertTrue(
+                acquire(name, Duration.ofSeconds(10)).fencingToken() > held.fencingToken(),
+                "no keep-alive after the release");
+        assertEquals(List.of(), lostFor(name));
+    }
+
+    @Test
+    void closedKeepAliveLeavesTheLockToExpireAtItsTtl() throws Exception {
+        String name = freshName();
+        LockHandle held = acquire(name, Duration.ofMillis(300));
+        KeepAlive keepAlive = held.keepAlive();
+        assertSame(held.keepAlive().getClass(), keepAlive.getClass(), "a second call starts nothing new");
+        elapse(Duration.ofMillis(500));
+        assertHeldElsewhere(name);
+        keepAlive.close();
+        elapse(Duration.ofMillis(350));
+        assertTrue(acquire(name, Duration.ofSeconds(10)).fencingToken() > held.fencingToken(), "it expired");
+        assertFalse(held.isHeld());
+    }
+
+    @Test
+    void isHeldEndsWithTheTtlBeforeAnyoneAsksTheStore() throws Exception {
+        String name = freshName();
+        LockHandle held = acquire(name, Duration.ofMillis(200));
+        assertTrue(held.isHeld());
+        elapse(Duration.ofMillis(250));
+        assertFalse(held.isHeld());
+        assertEquals(List.of(), lostFor(name), "nothing has asked the store yet");
+    }
+
+    @Test
+    void extendRefusedAfterTheTtlReportsTheLockLostOnce() throws Exception {
+        String name = freshName();
+        LockHandle old = acquire(name, Duration.ofMillis(200));
+        elapse(Duration.ofMillis(250));
+        assertFalse(old.extend(Duration.ofSeconds(10)));
+        assertFalse(old.release());
+        assertEquals(List.of(new LockLost(name, old.fencingToken(), LockLost.Reason.EXPIRED)), lostFor(name));
+    }
+
+    @Test
+    void releaseThatFindsAnotherHolderReportsTaken() throws Exception {
+        String name = freshName();
+        LockHandle old = acquire(name, Duration.ofMillis(200));
+        elapse(Duration.ofMillis(250));
+        LockHandle current = acquire(name, Duration.ofSeconds(10));
+        assertFalse(old.release());
+        assertEquals(List.of(new LockLost(name, old.fencingToken(), LockLost.Reason.TAKEN)), lostFor(name));
+        assertTrue(current.release());
+    }
+
+    @Test
+    void keepAliveThatFindsAnotherHolderReportsTakenAndStops() throws Exception {
+        String name = freshName();
+        LockHandle old = acquire(name, Duration.ofMillis(300));
+        elapse(Duration.ofMillis(350));
+        LockHandle current = acquire(name, Duration.ofSeconds(10));
+        old.keepAlive();
+        elapse(Duration.ofMillis(400));
+        assertEquals(List.of(new LockLost(name, old.fencingToken(), LockLost.Reason.TAKEN)), lostFor(name));
+        assertFalse(old.isHeld());
+        assertTrue(current.isHeld());
+        assertTrue(current.release());
+    }
+
+    @Test
+    void releasedLockIsNeverReportedLost() throws Exception {
+        String name = freshName();
+        LockHandle held = acquire(name, Duration.ofMillis(200));
+        assertTrue(held.release());
+        assertFalse(held.release(), "a second release finds nothing");
+        assertFalse(held.extend(Duration.ofSeconds(1)));
+        elapse(Duration.ofMillis(250));
+        held.close();
+        assertEquals(List.of(), lostFor(name));
+    }
+
+    @Test
+    void waitingWithZeroMaxWaitIsOneAttempt() {
+        String name = freshName();
+        LockHandle held = acquire(name, Duration.ofSeconds(10));
+        assertInstanceOf(
+                Acquisition.HeldElsewhere.class, lock().tryAcquire(name, Duration.ofSeconds(1), Duration.ZERO));
+        assertTrue(held.release());
+        assertInstanceOf(Acquisition.Acquired.class, lock().tryAcquire(name, Duration.ofSeconds(1), Duration.ZERO));
+    }
+
+    @Test
+    void maxWaitMustNotBeNegative() {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> lock().tryAcquire(
+                        "job", Duration.ofSeconds(1), Duration.ofMillis(-1)));
+        assertEquals("lock 'job': maxWait must be >= 0, but was PT-0.001S", e.getMessage());
     }
 }

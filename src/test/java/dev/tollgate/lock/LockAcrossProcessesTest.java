@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.tollgate.redis.RedisClients;
 import dev.tollgate.redis.RedisLink;
 import dev.tollgate.redis.RedisSettings;
+import dev.tollgate.testing.ChildJvm;
 import dev.tollgate.testing.RedisServer;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -47,7 +48,7 @@ class LockAcrossProcessesTest {
         List<ChildJvm> servers = new ArrayList<>();
         try {
             for (String id : List.of("cron-01", "cron-02", "cron-03")) {
-                servers.add(ChildJvm.start("race", redis.url(), id, Integer.toString(rounds), "200"));
+                servers.add(ChildJvm.start(LockChild.class, "race", redis.url(), id, Integer.toString(rounds), "200"));
             }
             try (Jedis j = redis.admin()) {
                 awaitReady(j, 3);
@@ -76,7 +77,8 @@ class LockAcrossProcessesTest {
     void sigkilledHoldersLockIsFreedOnlyByItsTtlAndItsTokenCannotTouchTheNextHolder() throws Exception {
         long ttlMillis = 1500;
         String[] acquired;
-        try (ChildJvm holder = ChildJvm.start("hold", redis.url(), "export", Long.toString(ttlMillis))) {
+        try (ChildJvm holder =
+                ChildJvm.start(LockChild.class, "hold", redis.url(), "export", Long.toString(ttlMillis))) {
             acquired = holder.nextLine(Duration.ofSeconds(30)).split(" ");
             assertEquals("ACQUIRED", acquired[0]);
             holder.kill();

@@ -1,5 +1,6 @@
 package dev.tollgate.lock;
 
+import dev.tollgate.redis.GuardedRedis;
 import dev.tollgate.redis.RedisClients;
 import dev.tollgate.redis.RedisLink;
 import dev.tollgate.redis.RedisSettings;
@@ -18,7 +19,13 @@ import redis.clients.jedis.UnifiedJedis;
  *       period, recording each outcome in Redis;
  *   <li>{@code hold <url> <name> <ttl-ms>}: takes the lock, prints its token, and sleeps until killed;
  *   <li>{@code writer <url> <name> <ttl-ms> <fenced>}: for each stdin line {@code GO <element>}, takes
- *       the lock, reads the shared resource, waits a second, and writes the resource plus the element.
+ *       the lock, reads the shared resource, waits a second, and writes the resource plus the element;
+ *   <li>{@code long-job <url> <id> <ttl-ms> <job-ms> <for-ms>}: once warm, waits for the start time
+ *       the test publishes, then for {@code for-ms} tries every 50 ms to run a job of {@code job-ms}
+ *       under a kept-alive lock of {@code ttl-ms}, recording each run's Redis-time interval and each
+ *       outcome;
+ *   <li>{@code keep <url> <name> <ttl-ms>}: takes the lock and keeps it alive, printing {@code LOST
+ *       <reason>} when told it was lost; stdin {@code ASK} prints {@code HELD <isHeld>}.
  * </ul>
  */
 public final class LockChild {
@@ -31,6 +38,9 @@ public final class LockChild {
                 case "race" -> race(link, args[2], Integer.parseInt(args[3]), Long.parseLong(args[4]));
                 case "hold" -> hold(link, args[2], Long.parseLong(args[3]));
                 case "writer" -> writer(link, args[2], Long.parseLong(args[3]), Boolean.parseBoolean(args[4]));
+                case "long-job" ->
+                    longJob(link, args[2], Long.parseLong(args[3]), Long.parseLong(args[4]), Long.parseLong(args[5]));
+                case "keep" -> keep(link, args[2], Long.parseLong(args[3]));
                 default -> throw new IllegalArgumentException("unknown mode " + args[0]);
             }
         }
@@ -81,6 +91,65 @@ public final class LockChild {
             System.out.println("WROTE " + (ok ? "ok" : "rejected"));
             held.close();
         }
+    }
+
+    private static void longJob(RedisLink link, String id, long ttlMillis, long jobMillis, long forMillis)
+            throws Exception {
+        UnifiedJedis jedis = link.jedis();
+        try (RedisDistributedLock lock = RedisDistributedLock.using(link)) {
+            OncePerClusterRunner runner = new OncePerClusterRunner(lock, LockMetrics.NONE, System::nanoTime);
+            LockSpec spec =
+                    LockSpec.of("long-job", Duration.ofMillis(ttlMillis)).keptAlive();
+            // A cold JVM's first acquire takes most of a second (client, classes, script cache): not in the race.
+            runner.run(LockSpec.of("warm-up-" + id, Duration.ofSeconds(5)), () -> null);
+            long start = awaitGo(jedis, id, "long-job");
+            while (redisMicros(jedis) < start + forMillis * 1000) {
+                JobRun run = runner.run(spec, () -> {
+                    long begin = redisMicros(jedis);
+                    long inside = jedis.incr("long-job:inside");
+                    Thread.sleep(jobMillis);
+                    jedis.decr("long-job:inside");
+                    jedis.rpush("long-job:runs", id + " " + begin + " " + redisMicros(jedis) + " " + inside);
+                    return null;
+                });
+                jedis.rpush("long-job:outcomes", run.outcome().name());
+                Thread.sleep(50);
+            }
+        }
+    }
+
+    private static void keep(RedisLink link, String name, long ttlMillis) throws Exception {
+        try (RedisDistributedLock lock = RedisDistributedLock.using(
+                GuardedRedis.unguarded(link),
+                lost -> System.out.println("LOST " + lost.reason() + " " + lost.fencingToken()))) {
+            // Warm first: isHeld counts from before the acquire was sent, and a cold JVM's first takes long.
+            lock.tryAcquire("warm-up-" + name, Duration.ofSeconds(5))
+                    .handle()
+                    .orElseThrow()
+                    .close();
+            LockHandle held =
+                    lock.tryAcquire(name, Duration.ofMillis(ttlMillis)).handle().orElseThrow();
+            held.keepAlive();
+            System.out.println("ACQUIRED " + held.fencingToken());
+            BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
+            for (String line = in.readLine(); line != null; line = in.readLine()) {
+                if (line.equals("ASK")) {
+                    System.out.println("HELD " + held.isHeld());
+                }
+            }
+        }
+    }
+
+    /** Says it is ready, and returns the start time (Redis microseconds) the test then publishes. */
+    private static long awaitGo(UnifiedJedis jedis, String id, String prefix) throws InterruptedException {
+        jedis.rpush(prefix + ":ready", id);
+        String go = jedis.get(prefix + ":go");
+        for (int i = 0; go == null && i < 3000; i++, go = jedis.get(prefix + ":go")) {
+            Thread.sleep(10);
+        }
+        long start = Long.parseLong(go);
+        awaitRedisTime(jedis, start);
+        return start;
     }
 
     private static void awaitRedisTime(UnifiedJedis jedis, long micros) throws InterruptedException {

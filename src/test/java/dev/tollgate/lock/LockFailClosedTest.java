@@ -1,10 +1,13 @@
 package dev.tollgate.lock;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.tollgate.LockLost;
+import dev.tollgate.redis.GuardedRedis;
 import dev.tollgate.redis.RedisClients;
 import dev.tollgate.redis.RedisLink;
 import dev.tollgate.redis.RedisSettings;
@@ -12,6 +15,7 @@ import dev.tollgate.testing.RedisServer;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.logging.Level;
 import org.junit.jupiter.api.AfterEach;
@@ -26,6 +30,7 @@ class LockFailClosedTest {
     @RegisterExtension
     static final RedisServer redis = RedisServer.shared();
 
+    private final List<LockLost> lost = new CopyOnWriteArrayList<>();
     private RedisLink link;
     private RedisDistributedLock lock;
 
@@ -33,12 +38,44 @@ class LockFailClosedTest {
     void connect() throws Exception {
         redis.restart();
         link = RedisClients.create(RedisSettings.of(redis.url(), Duration.ofMillis(250), 4));
-        lock = RedisDistributedLock.using(link);
+        lock = RedisDistributedLock.using(GuardedRedis.unguarded(link), lost::add);
     }
 
     @AfterEach
     void close() {
+        lock.close();
         link.close();
+    }
+
+    @Test
+    void waitingOnAKilledRedisIsUnavailableAtOnce() throws Exception {
+        redis.kill();
+        long start = System.nanoTime();
+        Acquisition a = lock.tryAcquire("export", Duration.ofHours(1), Duration.ofSeconds(5));
+        long tookMillis = (System.nanoTime() - start) / 1_000_000;
+        assertInstanceOf(Acquisition.Unavailable.class, a);
+        assertTrue(tookMillis < 1000, "no wait for a store that cannot be asked: " + tookMillis + " ms");
+    }
+
+    @Test
+    void keepAliveThatCannotReachRedisUntilTheTtlPassesReportsTheLockUnconfirmedOnce() throws Exception {
+        LockHandle held =
+                lock.tryAcquire("export", Duration.ofMillis(900)).handle().orElseThrow();
+        held.keepAlive();
+        redis.kill();
+        try (LogCapture log = new LogCapture(Keeper.class)) {
+            for (int i = 0; i < 300 && lost.isEmpty(); i++) {
+                Thread.sleep(10);
+            }
+            assertEquals(List.of(new LockLost("export", held.fencingToken(), LockLost.Reason.UNCONFIRMED)), lost);
+            assertFalse(held.isHeld());
+            Thread.sleep(700);
+            assertEquals(1, lost.size(), "told once; the keep-alive stopped");
+            assertEquals(1, log.at(Level.WARNING).size(), log.at(Level.WARNING).toString());
+            assertTrue(
+                    log.at(Level.WARNING).get(0).contains("could not be reached"),
+                    log.at(Level.WARNING).get(0));
+        }
     }
 
     @Test

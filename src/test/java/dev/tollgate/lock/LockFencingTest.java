@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.tollgate.redis.RedisClients;
 import dev.tollgate.redis.RedisLink;
 import dev.tollgate.redis.RedisSettings;
+import dev.tollgate.testing.ChildJvm;
 import dev.tollgate.testing.RedisServer;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -68,7 +69,12 @@ class LockFencingTest {
     private int lostUpdates(boolean fenced) throws Exception {
         List<String> acknowledged = new ArrayList<>();
         try (ChildJvm paused = ChildJvm.start(
-                "writer", redis.url(), "lock-set", Long.toString(TTL_MILLIS), Boolean.toString(fenced))) {
+                LockChild.class,
+                "writer",
+                redis.url(),
+                "lock-set",
+                Long.toString(TTL_MILLIS),
+                Boolean.toString(fenced))) {
             for (int r = 0; r < ROUNDS; r++) {
                 paused.send("GO a" + r);
                 assertTrue(paused.nextLine(Duration.ofSeconds(30)).startsWith("READ "));

@@ -7,7 +7,10 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.tollgate.LockLost;
+import dev.tollgate.testing.DrivenScheduler;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -113,5 +116,49 @@ class OncePerClusterRunnerTest {
         }
         assertEquals(0, runs.get());
         assertEquals(Map.of("unavailable:export", 2), metrics.counts());
+    }
+
+    @Test
+    void keptAliveJobThreeTimesItsTtlKeepsTheLockThroughoutAndStopsWithTheJob() throws Exception {
+        DrivenScheduler scheduler = new DrivenScheduler(micros);
+        List<LockLost> lost = new ArrayList<>();
+        InProcessDistributedLock kept = new InProcessDistributedLock(
+                micros::get, new Keeper(() -> scheduler, lost::add, () -> micros.get() * 1000), Duration.ofSeconds(1));
+        OncePerClusterRunner keeping = new OncePerClusterRunner(kept, metrics, () -> micros.get() * 1000);
+        List<Acquisition> duringTheJob = new ArrayList<>();
+        JobRun run = keeping.run(LockSpec.of("export", Duration.ofSeconds(10)).keptAlive(), () -> {
+            for (int s = 0; s < 3; s++) {
+                scheduler.advance(Duration.ofSeconds(10));
+                duringTheJob.add(kept.tryAcquire("export", Duration.ofSeconds(1)));
+            }
+            return "done";
+        });
+        assertEquals(new JobRun(RunOutcome.RAN, "done"), run);
+        duringTheJob.forEach(a -> assertInstanceOf(Acquisition.HeldElsewhere.class, a));
+        assertEquals(0, scheduler.running(), "the keep-alive stopped with the job");
+        assertEquals(List.of(), lost);
+        assertInstanceOf(
+                Acquisition.Acquired.class,
+                kept.tryAcquire("export", Duration.ofSeconds(1)),
+                "released when the job ended");
+    }
+
+    @Test
+    void keptAliveJobShorterThanAtLeastIsNotExtendedPastAtLeast() throws Exception {
+        DrivenScheduler scheduler = new DrivenScheduler(micros);
+        InProcessDistributedLock kept = new InProcessDistributedLock(
+                micros::get,
+                new Keeper(() -> scheduler, LockLostListener.NONE, () -> micros.get() * 1000),
+                Duration.ofSeconds(1));
+        OncePerClusterRunner keeping = new OncePerClusterRunner(kept, metrics, () -> micros.get() * 1000);
+        LockSpec spec = new LockSpec("export", Duration.ofSeconds(30), Duration.ofSeconds(10), true);
+        keeping.run(spec, () -> {
+            scheduler.advance(Duration.ofSeconds(3));
+            return null;
+        });
+        scheduler.advance(Duration.ofSeconds(6));
+        assertInstanceOf(Acquisition.HeldElsewhere.class, kept.tryAcquire("export", Duration.ofSeconds(1)));
+        scheduler.advance(Duration.ofSeconds(1));
+        assertInstanceOf(Acquisition.Acquired.class, kept.tryAcquire("export", Duration.ofSeconds(1)));
     }
 }

@@ -4,6 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.tollgate.LockLost;
+import dev.tollgate.redis.GuardedRedis;
 import dev.tollgate.redis.RedisClients;
 import dev.tollgate.redis.RedisLink;
 import dev.tollgate.redis.RedisSettings;
@@ -12,6 +14,7 @@ import dev.tollgate.testing.Timeouts;
 import java.time.Duration;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.logging.Level;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -25,18 +28,25 @@ class RedisDistributedLockTest extends DistributedLockContract {
     @RegisterExtension
     static final RedisServer redis = RedisServer.shared();
 
+    private static final List<LockLost> LOST = new CopyOnWriteArrayList<>();
     private static RedisLink link;
     private static RedisDistributedLock lock;
 
     @BeforeAll
     static void connect() {
         link = RedisClients.create(RedisSettings.of(redis.url(), Timeouts.GENEROUS, 32));
-        lock = RedisDistributedLock.using(link);
+        lock = RedisDistributedLock.using(GuardedRedis.unguarded(link), LOST::add);
     }
 
     @AfterAll
     static void close() {
+        lock.close();
         link.close();
+    }
+
+    @Override
+    protected List<LockLost> lost() {
+        return LOST;
     }
 
     @Override

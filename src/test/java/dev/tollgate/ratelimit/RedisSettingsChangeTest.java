@@ -23,7 +23,7 @@ import redis.clients.jedis.Jedis;
 class RedisSettingsChangeTest extends SettingsChangeContract {
 
     @RegisterExtension
-    static final RedisServer redis = new RedisServer();
+    static final RedisServer redis = RedisServer.shared();
 
     private static RedisLink link;
     private static Map<Algorithm, RateLimitStore> stores;

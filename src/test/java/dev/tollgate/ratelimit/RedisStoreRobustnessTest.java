@@ -32,7 +32,7 @@ import redis.clients.jedis.Jedis;
 class RedisStoreRobustnessTest {
 
     @RegisterExtension
-    static final RedisServer redis = new RedisServer();
+    static final RedisServer redis = RedisServer.shared();
 
     private static RedisLink link;
     private static RedisRateLimitStore bucket;

@@ -46,7 +46,7 @@ class RedisUrlTest {
                 u.nodes());
         assertEquals("app", u.user());
         assertEquals("p@ss", u.password(), "percent-decoded");
-        assertEquals("redis-cluster://app:***@10.0.0.1:7000,10.0.0.2:7001,[::1]:7002,node4:6379", u.toString());
+        assertEquals("redis-cluster://***@10.0.0.1:7000,10.0.0.2:7001,[::1]:7002,node4:6379", u.toString());
     }
 
     @Test
@@ -57,7 +57,7 @@ class RedisUrlTest {
         assertEquals(List.of(new Node("s1", 26380), new Node("s2", 26379), new Node("s3", 26379)), u.nodes());
         assertEquals("mymaster", u.masterName());
         assertEquals(3, u.database());
-        assertEquals("rediss-sentinel://:***@s1:26380,s2:26379,s3:26379/mymaster/3", u.safeText());
+        assertEquals("rediss-sentinel://***@s1:26380,s2:26379,s3:26379/mymaster/3", u.safeText());
     }
 
     @ParameterizedTest
@@ -95,9 +95,93 @@ class RedisUrlTest {
                         () -> SettingsReader.read(PropertySource.of(Map.of("tollgate.redis.url", url))))
                 .getMessage();
         assertTrue(e.contains("tollgate.redis.url="), e);
-        assertTrue(e.contains(":***@"), e);
+        assertTrue(e.contains("://***@"), e);
         assertFalse(e.contains("topsecret"), e);
         assertTrue(e.contains("redis-sentinel://[user:password@]host:port,host:port,.../<master-name>"), e);
+    }
+
+    /**
+     * Each shape of URL that once showed a secret in a message: a one-word token, an {@code @} in the
+     * password, a {@code /} in a cluster password (once read as a host and echoed as its "port"), a bad
+     * percent-escape (once echoed by the decoder). Every message and every mask hides all of the user
+     * information, whatever else is wrong.
+     */
+    @ParameterizedTest
+    @CsvSource(
+            delimiter = '|',
+            value = {
+                "redis://s3cretToken@host:63x79|s3cretToken|redis://***@host:63x79",
+                "redis://s3cretToken@host:6379|s3cretToken|redis://***@host:6379",
+                "redis://s3cretToken@host:6379/x|s3cretToken|redis://***@host:6379/x",
+                "rediss://default:pa@ss@host:x|pa@ss|rediss://***@host:x",
+                "rediss://default:pa@ss@host/db|pa@ss|rediss://***@host/db",
+                "redis-cluster://app:Sup3rSecret/x@h1:7000,h2:7001/3|Sup3rSecret|redis-cluster://***@h1:7000,h2:7001/3",
+                "redis-cluster://app:Sup3rSecret@h1:70x0|Sup3rSecret|redis-cluster://***@h1:70x0",
+                "redis-cluster://app:Sup3r,Secret@h1:7000,|Sup3r|redis-cluster://***@h1:7000,",
+                "redis-sentinel://app:Sup3r:Secret@s1:x/m|Sup3r|redis-sentinel://***@s1:x/m",
+                "redis://:pa%zzss@host:6379/x|zzss|redis://***@host:6379/x",
+                "redis://us%zzer:pw@host|zzer|redis://***@host",
+                "redis://u:p/w@host:6379/x|p/w|redis://***@host:6379/x",
+                "redis://u:p?w@host:6379/x|p?w|redis://***@host:6379/x",
+            })
+    void noMessageShowsAnyPartOfTheUserInformation(String url, String secret, String masked) {
+        assertEquals(masked, RedisUrl.mask(url));
+        String parse = assertThrows(IllegalArgumentException.class, () -> RedisUrl.parse(url))
+                .getMessage();
+        assertFalse(parse.contains(secret), parse);
+        String settings = assertThrows(
+                        IllegalArgumentException.class, () -> RedisSettings.of(url, java.time.Duration.ofSeconds(1), 1))
+                .getMessage();
+        assertFalse(settings.contains(secret), settings);
+        assertTrue(settings.contains(masked), settings);
+        String config = assertThrows(
+                        TollgateConfigException.class,
+                        () -> SettingsReader.read(PropertySource.of(Map.of("tollgate.redis.url", url))))
+                .getMessage();
+        assertFalse(config.contains(secret), config);
+        assertTrue(config.contains("tollgate.redis.url=" + masked + " ("), config);
+    }
+
+    @Test
+    void aPasswordMayHoldAnyCharacterBeforeTheLastAt() {
+        RedisUrl u = RedisUrl.parse("rediss://default:pa@ss/w,o:rd@host");
+        assertEquals("default", u.user());
+        assertEquals("pa@ss/w,o:rd", u.password());
+        assertEquals(List.of(new Node("host", 6379)), u.nodes());
+        assertEquals("rediss://***@host:6379", u.toString());
+        assertEquals("redis://***@h:6379", RedisUrl.parse("redis://token:@h").toString(), "a user alone is masked too");
+    }
+
+    @ParameterizedTest
+    @CsvSource({
+        "redis://redis_cache:6379, redis_cache",
+        "redis://redis_cache, redis_cache",
+        "redis://my-redis.internal_zone.example:6380/1, my-redis.internal_zone.example",
+    })
+    void hostNamesWithUnderscoresAsComposeFilesWriteThem(String url, String host) {
+        assertEquals(host, RedisUrl.parse(url).nodes().get(0).host());
+        assertEquals(
+                RedisUrl.parse(url),
+                SettingsReader.read(PropertySource.of(Map.of("tollgate.redis.url", url)))
+                        .redisUrl()
+                        .orElseThrow());
+    }
+
+    @ParameterizedTest
+    @CsvSource(
+            delimiter = '|',
+            value = {
+                "redis://h1:6379,h2:6379|names one server",
+                "redis://ho st:6379|'ho st' is not a host name",
+                "redis://[fe80::1:6379|bracketed host",
+                "redis://[h1]:6379|bracketed host",
+                "redis://h1:6379?timeout=1|no query",
+                "redis:/h1:6379|unknown scheme ''",
+            })
+    void badStandaloneUrlsSayWhatIsWrong(String url, String expected) {
+        String message = assertThrows(IllegalArgumentException.class, () -> RedisUrl.parse(url))
+                .getMessage();
+        assertTrue(message.contains(expected), message);
     }
 
     @Test

@@ -6,6 +6,7 @@ import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 
@@ -74,4 +75,39 @@ public interface DemoClient {
     @GET
     @Path("/job")
     String jobRuns();
+
+    /** A second of work, at most two at once per client ({@code demo-slow}). */
+    @GET
+    @Path("/slow")
+    Response slow(@HeaderParam("X-Forwarded-For") String client);
+
+    /** {@code ms} of work, at most four at once across both servers ({@code demo-inflight}). */
+    @GET
+    @Path("/inflight")
+    Response inflight(@QueryParam("ms") long ms, @HeaderParam("X-Forwarded-For") String client);
+
+    /** Starts the 3 s job under a kept-alive 1 s lock; answers {@code runs=<n> lost=<n>} on this server. */
+    @POST
+    @Path("/long-job")
+    Response startLongJob();
+
+    /** {@code runs=<n> lost=<n>}: the long job's runs and lost locks on this server. */
+    @GET
+    @Path("/long-job")
+    String longJob();
+
+    /** Waits up to {@code maxWaitMs} for the long job's lock: {@code acquired|held-elsewhere|unavailable <ms>}. */
+    @POST
+    @Path("/lock-wait")
+    String lockWait(@QueryParam("maxWaitMs") long maxWaitMs);
+
+    /** Calls the partner limited to 2 per second, waiting up to 3 s ({@code demo-partner}). */
+    @GET
+    @Path("/outbound")
+    Response outbound();
+
+    /** The same through an EJB {@code @Asynchronous} method. */
+    @GET
+    @Path("/outbound-async")
+    Response outboundAsync();
 }

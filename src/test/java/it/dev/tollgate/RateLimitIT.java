@@ -134,8 +134,9 @@ public class RateLimitIT {
     void forwardedForFromATrustedProxyPicksTheClientsBucket() throws Exception {
         assertEquals(100, count(fire(DemoClient::helloFor, "10.0.5.1", 101, 4), 200));
         assertEquals(200, Reply.of(demo.helloFor("10.0.5.2")).status());
-        assertEquals(200, Reply.of(demo.helloForwarded("for=10.0.5.3")).status());
-        assertEquals(429, Reply.of(demo.helloForwarded("for=\"10.0.5.1:4711\"")).status());
+        assertEquals(429, Reply.of(demo.helloFor("10.0.5.1:4711")).status(), "the port is not part of the client");
+        // The IT servers' proxy writes X-Forwarded-For: a Forwarded header is the client's own, and not read.
+        assertEquals(200, Reply.of(demo.helloForwarded("for=\"10.0.5.1:4711\"")).status());
     }
 
     @Test

@@ -1,4 +1,4 @@
-package dev.tollgate.lock;
+package dev.tollgate.testing;
 
 import java.io.BufferedReader;
 import java.io.File;
@@ -15,8 +15,8 @@ import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 
-/** A {@link LockChild} in its own JVM, as a separate machine would run it: lines in, lines out, signals. */
-final class ChildJvm implements AutoCloseable {
+/** A class's {@code main} in its own JVM, as a separate machine would run it: lines in, lines out, signals. */
+public final class ChildJvm implements AutoCloseable {
 
     private final Process process;
     private final PrintWriter in;
@@ -32,29 +32,34 @@ final class ChildJvm implements AutoCloseable {
         reader.start();
     }
 
-    /** Starts {@code LockChild} with {@code args}; its stderr goes to a temporary file. */
-    static ChildJvm start(String... args) throws IOException {
+    /** Starts {@code main} with {@code args} on the test class path; its stderr goes to a temporary file. */
+    public static ChildJvm start(Class<?> main, String... args) throws IOException {
         List<String> cmd = new ArrayList<>(List.of(
                 System.getProperty("java.home") + File.separator + "bin" + File.separator + "java",
                 "-cp",
                 System.getProperty("surefire.test.class.path", System.getProperty("java.class.path")),
-                LockChild.class.getName()));
+                main.getName()));
         cmd.addAll(List.of(args));
         Path log = Files.createTempFile("tollgate-child-", ".log");
         Process p = new ProcessBuilder(cmd).redirectError(log.toFile()).start();
         return new ChildJvm(p, log);
     }
 
-    long pid() {
+    public long pid() {
         return process.pid();
     }
 
-    void send(String line) {
+    public void send(String line) {
         in.println(line);
     }
 
+    /** Forgets the lines printed so far, so that the next one read is printed from now on. */
+    public void drain() {
+        lines.clear();
+    }
+
     /** The next line the child prints; fails after {@code timeout}, showing the child's stderr. */
-    String nextLine(Duration timeout) throws InterruptedException, IOException {
+    public String nextLine(Duration timeout) throws InterruptedException, IOException {
         String line = lines.poll(timeout.toMillis(), TimeUnit.MILLISECONDS);
         if (line == null) {
             throw new AssertionError(
@@ -64,7 +69,7 @@ final class ChildJvm implements AutoCloseable {
     }
 
     /** Sends {@code kill -<name>} (STOP, CONT) to the child. */
-    void signal(String name) throws IOException, InterruptedException {
+    public void signal(String name) throws IOException, InterruptedException {
         Process kill = new ProcessBuilder("kill", "-" + name, Long.toString(pid())).start();
         if (!kill.waitFor(5, TimeUnit.SECONDS) || kill.exitValue() != 0) {
             throw new IOException("kill -" + name + " " + pid() + " failed");
@@ -72,12 +77,12 @@ final class ChildJvm implements AutoCloseable {
     }
 
     /** SIGKILL, and waits until the child is gone. */
-    void kill() throws InterruptedException {
+    public void kill() throws InterruptedException {
         process.destroyForcibly();
         process.waitFor(10, TimeUnit.SECONDS);
     }
 
-    int waitFor(Duration timeout) throws InterruptedException {
+    public int waitFor(Duration timeout) throws InterruptedException {
         if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
             throw new AssertionError("child " + pid() + " did not exit within " + timeout);
         }

@@ -1,0 +1,57 @@
+package dev.tollgate.metrics;
+
+import dev.tollgate.concurrency.ConcurrencyListener;
+import dev.tollgate.concurrency.ConcurrencySpec;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+import org.eclipse.microprofile.metrics.Counter;
+import org.eclipse.microprofile.metrics.MetricRegistry;
+import org.eclipse.microprofile.metrics.Tag;
+
+/**
+ * Concurrency limits' MicroProfile Metrics, tagged by limit: {@code
+ * tollgate_concurrency_decisions_total{outcome}} for admissions Redis decided, {@code
+ * tollgate_concurrency_degraded_decisions_total{outcome}} for those made without it, {@code
+ * tollgate_concurrency_leases_lost_total} for calls that outlived their lease, and the gauge {@code
+ * tollgate_concurrency_in_flight}: the calls this server runs under the limit now.
+ */
+@ApplicationScoped
+public class ConcurrencyMetrics implements ConcurrencyListener {
+
+    @Inject
+    MetricRegistry registry;
+
+    private final Map<String, Counter> counters = new ConcurrentHashMap<>();
+    private final Map<String, AtomicLong> running = new ConcurrentHashMap<>();
+
+    @Override
+    public void onDecision(ConcurrencySpec spec, boolean admitted, boolean degraded) {
+        String name = degraded ? "tollgate.concurrency.degraded.decisions" : "tollgate.concurrency.decisions";
+        String outcome = admitted ? "allowed" : "denied";
+        counters.computeIfAbsent(
+                        name + "|" + spec.name() + "|" + outcome,
+                        k -> registry.counter(name, new Tag("limit", spec.name()), new Tag("outcome", outcome)))
+                .inc();
+    }
+
+    @Override
+    public void leaseLost(ConcurrencySpec spec) {
+        counters.computeIfAbsent(
+                        "lost|" + spec.name(),
+                        k -> registry.counter("tollgate.concurrency.leases.lost", new Tag("limit", spec.name())))
+                .inc();
+    }
+
+    @Override
+    public void running(ConcurrencySpec spec, int delta) {
+        running.computeIfAbsent(spec.name(), name -> {
+                    AtomicLong n = new AtomicLong();
+                    registry.gauge("tollgate.concurrency.in.flight", n, AtomicLong::get, new Tag("limit", name));
+                    return n;
+                })
+                .addAndGet(delta);
+    }
+}

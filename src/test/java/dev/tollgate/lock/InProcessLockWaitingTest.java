@@ -1,0 +1,25 @@
+package dev.tollgate.lock;
+
+import dev.tollgate.core.MicrosClock;
+import org.junit.jupiter.api.AfterEach;
+
+/** Waiting on the in-process lock: one JVM, so the "other server" is the same lock. */
+class InProcessLockWaitingTest extends LockWaitingContract {
+
+    private final InProcessDistributedLock lock = new InProcessDistributedLock(MicrosClock.system());
+
+    @AfterEach
+    void close() {
+        lock.close();
+    }
+
+    @Override
+    protected DistributedLock lock() {
+        return lock;
+    }
+
+    @Override
+    protected DistributedLock otherServer() {
+        return lock;
+    }
+}

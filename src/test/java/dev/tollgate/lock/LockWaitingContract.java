@@ -1,0 +1,155 @@
+package dev.tollgate.lock;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.Test;
+
+/**
+ * What {@link DistributedLock#tryAcquire(String, Duration, Duration)} must do, on real time: a waiter
+ * is woken by the release itself, not by its poll (a second here), and never waits past its maxWait.
+ */
+public abstract class LockWaitingContract {
+
+    /** Slack for one round trip to the store on a loaded 2-core machine. */
+    static final Duration ROUND_TRIP = Duration.ofMillis(100);
+
+    /** The waiting lock under test. */
+    protected abstract DistributedLock lock();
+
+    /** Another server's lock on the same store (a lock of its own, with its own listener). */
+    protected abstract DistributedLock otherServer();
+
+    protected static String freshName() {
+        return "waiting-" + UUID.randomUUID();
+    }
+
+    private LockHandle acquire(DistributedLock lock, String name, Duration ttl) {
+        return assertInstanceOf(Acquisition.Acquired.class, lock.tryAcquire(name, ttl))
+                .lock();
+    }
+
+    @Test
+    void waiterAcquiresWithin50msOfTheRelease() throws Exception {
+        ExecutorService pool = Executors.newSingleThreadExecutor();
+        List<Long> latencies = new ArrayList<>();
+        try {
+            for (int round = 0; round < 20; round++) {
+                String name = freshName();
+                LockHandle holder = acquire(otherServer(), name, Duration.ofSeconds(30));
+                AtomicLong acquiredAt = new AtomicLong();
+                Future<Acquisition> waiter = pool.submit(() -> {
+                    Acquisition a = lock().tryAcquire(name, Duration.ofSeconds(10), Duration.ofSeconds(5));
+                    acquiredAt.set(System.nanoTime());
+                    return a;
+                });
+                Thread.sleep(150); // the waiter is asleep by now: its poll would wake it only after a second
+                long releasedAt = System.nanoTime();
+                assertTrue(holder.release());
+                LockHandle got = assertInstanceOf(Acquisition.Acquired.class, waiter.get(5, TimeUnit.SECONDS))
+                        .lock();
+                latencies.add(TimeUnit.NANOSECONDS.toMicros(acquiredAt.get() - releasedAt));
+                assertTrue(got.fencingToken() > holder.fencingToken());
+                got.close();
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+        List<Long> sorted = latencies.stream().sorted().toList();
+        System.out.println(getClass().getSimpleName() + ": release to acquired, us: median " + sorted.get(10) + ", max "
+                + sorted.get(19) + " " + latencies);
+        assertTrue(sorted.get(19) < 50_000, "every waiter within 50 ms of the release: " + latencies);
+    }
+
+    @Test
+    void waitEndsAtMaxWaitWhileTheHolderKeepsTheLock() {
+        String name = freshName();
+        LockHandle holder = acquire(otherServer(), name, Duration.ofSeconds(30));
+        long start = System.nanoTime();
+        Acquisition a = lock().tryAcquire(name, Duration.ofSeconds(10), Duration.ofMillis(300));
+        Duration waited = Duration.ofNanos(System.nanoTime() - start);
+        assertInstanceOf(Acquisition.HeldElsewhere.class, a);
+        assertTrue(
+                waited.compareTo(Duration.ofMillis(300)) >= 0
+                        && waited.compareTo(Duration.ofMillis(300).plus(ROUND_TRIP)) < 0,
+                "waited " + waited.toMillis() + " ms for a maxWait of 300 ms");
+        assertTrue(holder.release());
+    }
+
+    @Test
+    void waiterTakesTheLockWhenTheHoldersTtlPasses() {
+        String name = freshName();
+        LockHandle dead = acquire(otherServer(), name, Duration.ofMillis(400)); // never released: its holder died
+        long start = System.nanoTime();
+        Acquisition a = lock().tryAcquire(name, Duration.ofSeconds(10), Duration.ofSeconds(3));
+        Duration waited = Duration.ofNanos(System.nanoTime() - start);
+        assertTrue(assertInstanceOf(Acquisition.Acquired.class, a).lock().fencingToken() > dead.fencingToken());
+        assertTrue(
+                waited.compareTo(Duration.ofMillis(350)) >= 0
+                        && waited.compareTo(Duration.ofMillis(400).plus(ROUND_TRIP)) < 0,
+                "acquired " + waited.toMillis() + " ms after the 400 ms lock was taken");
+    }
+
+    @Test
+    void waitersTakeTheLockOneAtATime() throws Exception {
+        String name = freshName();
+        LockHandle holder = acquire(otherServer(), name, Duration.ofSeconds(30));
+        AtomicInteger inside = new AtomicInteger();
+        AtomicInteger most = new AtomicInteger();
+        ExecutorService pool = Executors.newFixedThreadPool(8);
+        try {
+            List<Future<Long>> waiters = new ArrayList<>();
+            for (int i = 0; i < 8; i++) {
+                DistributedLock server = i % 2 == 0 ? lock() : otherServer();
+                waiters.add(pool.submit(() -> {
+                    LockHandle h = assertInstanceOf(
+                                    Acquisition.Acquired.class,
+                                    server.tryAcquire(name, Duration.ofSeconds(10), Duration.ofSeconds(10)))
+                            .lock();
+                    most.accumulateAndGet(inside.incrementAndGet(), Math::max);
+                    Thread.sleep(20);
+                    inside.decrementAndGet();
+                    assertTrue(h.release());
+                    return h.fencingToken();
+                }));
+            }
+            Thread.sleep(100);
+            assertTrue(holder.release());
+            List<Long> tokens = new ArrayList<>();
+            for (Future<Long> w : waiters) {
+                tokens.add(w.get(15, TimeUnit.SECONDS));
+            }
+            assertEquals(1, most.get(), "never two holders at once");
+            assertEquals(8, tokens.stream().distinct().count(), "eight acquisitions, eight tokens: " + tokens);
+            assertTrue(tokens.stream().allMatch(t -> t > holder.fencingToken()), "each above the first holder's");
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    @Test
+    void interruptedWaiterReturnsHeldElsewhereWithItsFlagSet() throws Exception {
+        String name = freshName();
+        LockHandle holder = acquire(otherServer(), name, Duration.ofSeconds(30));
+        Thread.currentThread().interrupt();
+        try {
+            Acquisition a = lock().tryAcquire(name, Duration.ofSeconds(10), Duration.ofSeconds(5));
+            assertInstanceOf(Acquisition.HeldElsewhere.class, a);
+            assertTrue(Thread.currentThread().isInterrupted());
+        } finally {
+            Thread.interrupted();
+        }
+        assertTrue(holder.release());
+    }
+}
