@@ -9,48 +9,27 @@ import dev.tollgate.TollgateConfigException;
 import dev.tollgate.concurrency.ConcurrencyLimiter;
 import dev.tollgate.concurrency.ConcurrencyListener;
 import dev.tollgate.concurrency.ConcurrencySpec;
-import dev.tollgate.concurrency.ConcurrencyStore;
-import dev.tollgate.concurrency.InProcessConcurrencyStore;
-import dev.tollgate.concurrency.RedisConcurrencyStore;
 import dev.tollgate.config.TollgateSettings;
-import dev.tollgate.core.Guard;
 import dev.tollgate.core.MicrosClock;
 import dev.tollgate.core.Sleeper;
 import dev.tollgate.counter.Counters;
-import dev.tollgate.counter.InProcessCounters;
-import dev.tollgate.counter.RedisCounters;
 import dev.tollgate.guard.Breaker;
 import dev.tollgate.guard.BreakerState;
-import dev.tollgate.guard.ExecutorCaller;
-import dev.tollgate.guard.GuardSettings;
-import dev.tollgate.guard.RedisGuard;
-import dev.tollgate.guard.ShardedGuard;
 import dev.tollgate.http.ClientAddresses;
 import dev.tollgate.lock.DistributedLock;
-import dev.tollgate.lock.InProcessDistributedLock;
 import dev.tollgate.lock.LockLostListener;
 import dev.tollgate.lock.RedisDistributedLock;
-import dev.tollgate.ratelimit.Algorithm;
 import dev.tollgate.ratelimit.DecisionListener;
-import dev.tollgate.ratelimit.InProcessRateLimitStore;
 import dev.tollgate.ratelimit.LimitSpec;
-import dev.tollgate.ratelimit.RateLimitStore;
 import dev.tollgate.ratelimit.RateLimiter;
-import dev.tollgate.ratelimit.RedisRateLimitStore;
 import dev.tollgate.ratelimit.Reservation;
-import dev.tollgate.redis.GuardedRedis;
-import dev.tollgate.redis.RedisClients;
 import dev.tollgate.redis.RedisLink;
-import dev.tollgate.redis.RedisSettings;
 import dev.tollgate.redis.RedisUrl;
 import java.time.Duration;
-import java.util.EnumMap;
-import java.util.Map;
 import java.util.Optional;
 import java.util.TreeSet;
 import java.util.function.LongSupplier;
 import java.util.function.Supplier;
-import java.util.logging.Level;
 import java.util.logging.Logger;
 
 /**
@@ -79,20 +58,10 @@ public final class Tollgate implements RateLimits, ConcurrencyLimits, AutoClosea
 
     private final TollgateSettings settings;
     private final ClientAddresses clientAddresses;
-    private final Map<Algorithm, RateLimitStore> stores = new EnumMap<>(Algorithm.class);
-    private final RedisLink redis;
-    private final Shared guard;
+    private final Backend backend;
     private final RateLimiter limiter;
-    private final Counters counters;
-    private final DistributedLock locks;
-    private final ConcurrencyStore concurrencyStore;
     private final ConcurrencyLimiter concurrency;
     private final Sleeper sleeper;
-
-    /** The guard of a Redis link, seen three ways. */
-    private record Shared(Guard guard, BreakerState state, AutoCloseable closer) {
-        static final Shared NONE = new Shared(Guard.DIRECT, null, () -> {});
-    }
 
     private Tollgate(Builder b) {
         this.settings = b.settings;
@@ -102,48 +71,18 @@ public final class Tollgate implements RateLimits, ConcurrencyLimits, AutoClosea
                 settings.http().ipv6Prefix());
         Optional<RedisUrl> url = settings.redisUrl();
         if (url.isPresent()) {
-            redis = RedisClients.create(new RedisSettings(url.get(), settings.budget(), settings.poolSize()));
-            guard = guard(url.get(), redis, settings.guard(), b.breaker);
-            for (Algorithm a : Algorithm.values()) {
-                stores.put(a, RedisRateLimitStore.using(a, redis));
-            }
-            GuardedRedis guarded = new GuardedRedis(redis, guard.guard());
-            counters = RedisCounters.using(guarded);
-            locks = RedisDistributedLock.using(guarded, b.lockLost);
-            concurrencyStore = RedisConcurrencyStore.using(redis);
+            backend = Backend.redis(settings, url.get(), b.breaker, b.lockLost);
             LOG.info(() -> "Tollgate: limits, locks and counters are shared through Redis at " + url.get() + " (budget "
                     + settings.budget().toMillis() + " ms per call, at most " + settings.poolSize()
                     + " connections; " + limitsText() + ")");
         } else {
-            redis = null;
-            guard = Shared.NONE;
-            for (Algorithm a : Algorithm.values()) {
-                stores.put(a, InProcessRateLimitStore.of(a, b.clock));
-            }
-            counters = new InProcessCounters(b.clock);
-            locks = new InProcessDistributedLock(b.clock, b.lockLost);
-            concurrencyStore = new InProcessConcurrencyStore(b.clock);
+            backend = Backend.inProcess(b.clock, b.lockLost);
             LOG.warning(() -> "Tollgate: tollgate.redis.url is not set, so limits, locks and counters are kept in"
                     + " this server's memory and apply per server, not across servers (" + limitsText() + ")");
         }
-        this.limiter = new RateLimiter(stores, guard.guard(), b.listener, b.nanoTime);
+        this.limiter = new RateLimiter(backend.stores(), backend.guard(), b.listener, b.nanoTime);
         this.sleeper = b.sleeper;
-        this.concurrency = new ConcurrencyLimiter(concurrencyStore, guard.guard(), b.concurrencyListener);
-    }
-
-    /**
-     * A guard per Redis Cluster master, each with Tollgate's own breaker (Fault Tolerance keeps one
-     * breaker per method); one guard with {@code breaker} for one server or a Sentinel-watched master.
-     */
-    private static Shared guard(RedisUrl url, RedisLink redis, GuardSettings gs, Supplier<Breaker> breaker) {
-        if (url.kind() == RedisUrl.Kind.CLUSTER) {
-            ShardedGuard sharded =
-                    RedisGuards.perMaster(redis, () -> ExecutorCaller.standalone(gs), gs.probeInterval());
-            return new Shared(sharded, sharded, sharded);
-        }
-        RedisGuard single = RedisGuards.forLink(redis, new ExecutorCaller(gs, breaker.get()), gs.probeInterval());
-        single.warmUp();
-        return new Shared(single, single, single);
+        this.concurrency = new ConcurrencyLimiter(backend.concurrency(), backend.guard(), b.concurrencyListener);
     }
 
     /** Tollgate with its own circuit breaker. */
@@ -285,7 +224,7 @@ public final class Tollgate implements RateLimits, ConcurrencyLimits, AutoClosea
 
     /** Counters: in Redis behind the guard, or in this JVM. */
     public Counters counters() {
-        return counters;
+        return backend.counters();
     }
 
     /**
@@ -293,10 +232,10 @@ public final class Tollgate implements RateLimits, ConcurrencyLimits, AutoClosea
      * use) reads Redis's {@code maxmemory-policy} and logs one WARNING when Redis may evict lock keys.
      */
     public DistributedLock locks() {
-        if (locks instanceof RedisDistributedLock redisLocks) {
+        if (backend.locks() instanceof RedisDistributedLock redisLocks) {
             redisLocks.checkEvictionPolicy();
         }
-        return locks;
+        return backend.locks();
     }
 
     /** Who a client is, by the HTTP settings. */
@@ -306,12 +245,12 @@ public final class Tollgate implements RateLimits, ConcurrencyLimits, AutoClosea
 
     /** The Redis link, or empty when everything is kept in process. */
     public Optional<RedisLink> redis() {
-        return Optional.ofNullable(redis);
+        return Optional.ofNullable(backend.redis());
     }
 
     /** Whether the guard around Redis is answering without asking it; empty when there is no Redis. */
     public Optional<BreakerState> breakerState() {
-        return Optional.ofNullable(guard.state());
+        return Optional.ofNullable(backend.breakerState());
     }
 
     private String limitsText() {
@@ -322,17 +261,7 @@ public final class Tollgate implements RateLimits, ConcurrencyLimits, AutoClosea
     /** Stops lock keep-alives, the probe and the workers, and closes the Redis client. */
     @Override
     public void close() {
-        locks.close();
         concurrency.close();
-        concurrencyStore.close();
-        try {
-            guard.closer().close();
-        } catch (Exception e) {
-            LOG.log(Level.FINE, "Tollgate: closing the guard failed", e);
-        }
-        stores.values().forEach(RateLimitStore::close);
-        if (redis != null) {
-            redis.close();
-        }
+        backend.close();
     }
 }

@@ -1,0 +1,125 @@
+package dev.tollgate.engine;
+
+import dev.tollgate.concurrency.ConcurrencyStore;
+import dev.tollgate.concurrency.InProcessConcurrencyStore;
+import dev.tollgate.concurrency.RedisConcurrencyStore;
+import dev.tollgate.config.TollgateSettings;
+import dev.tollgate.core.Guard;
+import dev.tollgate.core.MicrosClock;
+import dev.tollgate.counter.Counters;
+import dev.tollgate.counter.InProcessCounters;
+import dev.tollgate.counter.RedisCounters;
+import dev.tollgate.guard.Breaker;
+import dev.tollgate.guard.BreakerState;
+import dev.tollgate.guard.ExecutorCaller;
+import dev.tollgate.guard.GuardSettings;
+import dev.tollgate.guard.RedisGuard;
+import dev.tollgate.lock.DistributedLock;
+import dev.tollgate.lock.InProcessDistributedLock;
+import dev.tollgate.lock.LockLostListener;
+import dev.tollgate.lock.RedisDistributedLock;
+import dev.tollgate.ratelimit.Algorithm;
+import dev.tollgate.ratelimit.InProcessRateLimitStore;
+import dev.tollgate.ratelimit.RateLimitStore;
+import dev.tollgate.ratelimit.RedisRateLimitStore;
+import dev.tollgate.redis.GuardedRedis;
+import dev.tollgate.redis.RedisClients;
+import dev.tollgate.redis.RedisLink;
+import dev.tollgate.redis.RedisSettings;
+import dev.tollgate.redis.RedisUrl;
+import java.util.EnumMap;
+import java.util.Map;
+import java.util.function.Supplier;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+/**
+ * Where {@link Tollgate} keeps its state, and the guard in front of it: Redis, with every call of every
+ * store behind one guard (one breaker, or one per master of a cluster), or this JVM's memory, with none.
+ *
+ * @param redis the client; null in process
+ * @param guard what every store call goes through; {@link Guard#DIRECT} in process
+ * @param breakerState the guard's state; null in process
+ * @param guardCloser stops the guard's probe and workers
+ */
+record Backend(
+        RedisLink redis,
+        Guard guard,
+        BreakerState breakerState,
+        AutoCloseable guardCloser,
+        Map<Algorithm, RateLimitStore> stores,
+        Counters counters,
+        DistributedLock locks,
+        ConcurrencyStore concurrency)
+        implements AutoCloseable {
+
+    private static final Logger LOG = Logger.getLogger(Backend.class.getName());
+
+    /**
+     * On Redis: a guard per Redis Cluster master, each with Tollgate's own breaker (Fault Tolerance keeps
+     * one breaker per method); one guard with {@code breaker} for one server or a Sentinel-watched master,
+     * warmed up in the background.
+     */
+    static Backend redis(TollgateSettings settings, RedisUrl url, Supplier<Breaker> breaker, LockLostListener lost) {
+        RedisLink redis = RedisClients.create(new RedisSettings(url, settings.budget(), settings.poolSize()));
+        GuardSettings gs = settings.guard();
+        if (url.kind() == RedisUrl.Kind.CLUSTER) {
+            return onRedis(
+                    redis, RedisGuards.perMaster(redis, () -> ExecutorCaller.standalone(gs), gs.probeInterval()), lost);
+        }
+        RedisGuard single = RedisGuards.forLink(redis, new ExecutorCaller(gs, breaker.get()), gs.probeInterval());
+        single.warmUp();
+        return onRedis(redis, single, lost);
+    }
+
+    private static <G extends Guard & BreakerState & AutoCloseable> Backend onRedis(
+            RedisLink redis, G guard, LockLostListener lost) {
+        Map<Algorithm, RateLimitStore> stores = new EnumMap<>(Algorithm.class);
+        for (Algorithm a : Algorithm.values()) {
+            stores.put(a, RedisRateLimitStore.using(a, redis));
+        }
+        GuardedRedis guarded = new GuardedRedis(redis, guard);
+        return new Backend(
+                redis,
+                guard,
+                guard,
+                guard,
+                stores,
+                RedisCounters.using(guarded),
+                RedisDistributedLock.using(guarded, lost),
+                RedisConcurrencyStore.using(redis));
+    }
+
+    /** In this JVM's memory, on {@code clock}. */
+    static Backend inProcess(MicrosClock clock, LockLostListener lost) {
+        Map<Algorithm, RateLimitStore> stores = new EnumMap<>(Algorithm.class);
+        for (Algorithm a : Algorithm.values()) {
+            stores.put(a, InProcessRateLimitStore.of(a, clock));
+        }
+        return new Backend(
+                null,
+                Guard.DIRECT,
+                null,
+                () -> {},
+                stores,
+                new InProcessCounters(clock),
+                new InProcessDistributedLock(clock, lost),
+                new InProcessConcurrencyStore(clock));
+    }
+
+    /** Stops lock keep-alives, the probe and the workers, and closes the Redis client. */
+    @Override
+    public void close() {
+        locks.close();
+        concurrency.close();
+        try {
+            guardCloser.close();
+        } catch (Exception e) {
+            LOG.log(Level.FINE, "Tollgate: closing the guard failed", e);
+        }
+        stores.values().forEach(RateLimitStore::close);
+        if (redis != null) {
+            redis.close();
+        }
+    }
+}
