@@ -68,13 +68,13 @@ public abstract class ConcurrencyStoreContract {
     @Test
     void renewalKeepsALeasePastItsLength() throws Exception {
         String key = freshKey();
-        ConcurrencySpec spec = spec(1, Duration.ofMillis(300));
+        ConcurrencySpec spec = spec(1, Duration.ofMillis(800));
         store().take(spec, key, "long-call");
-        for (int i = 0; i < 4; i++) {
-            clock().elapse(Duration.ofMillis(150));
-            assertTrue(store().renew(spec, key, "long-call"));
+        for (int i = 0; i < 8; i++) {
+            clock().elapse(Duration.ofMillis(200));
+            assertTrue(store().renew(spec, key, "long-call"), "renewal " + i);
         }
-        assertFalse(store().take(spec, key, "other").taken(), "600 ms later the renewed lease still holds");
+        assertFalse(store().take(spec, key, "other").taken(), "1.6 s later the renewed 0.8 s lease still holds");
     }
 
     @Test
