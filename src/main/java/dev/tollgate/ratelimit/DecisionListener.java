@@ -12,5 +12,11 @@ public interface DecisionListener {
     /** A waiting call reserved its tokens and waits {@code wait} for them before it runs. */
     default void onWait(LimitSpec limit, java.time.Duration wait) {}
 
+    /**
+     * Tokens an allowed call took were given back (a call denied by another of its limits, an outcome
+     * not counted); {@code given} false when the store could not be asked, and the tokens stay spent.
+     */
+    default void onRefund(LimitSpec limit, boolean given) {}
+
     DecisionListener NONE = (limit, decision, nanos) -> {};
 }

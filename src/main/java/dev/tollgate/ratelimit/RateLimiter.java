@@ -4,7 +4,9 @@ import dev.tollgate.Decision;
 import dev.tollgate.core.Guard;
 import dev.tollgate.core.StoreUnavailableException;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.EnumMap;
+import java.util.List;
 import java.util.Map;
 import java.util.function.LongSupplier;
 
@@ -86,6 +88,85 @@ public final class RateLimiter {
             listener.onWait(limit, r.delay());
         }
         return r;
+    }
+
+    /**
+     * Admits one call under all of {@code charges}, all or nothing: each limit is spent (or, with a
+     * {@code maxWait}, reserved) in its own atomic script, in order; when any of them denies the call,
+     * every token the others took is given back before this returns. A charge costing more than its
+     * capacity is denied without asking the store. Reserve-and-give-back: what stays spent is exact, but
+     * while a denied call's tokens are out (between its spend and its refund, one round trip) another
+     * call can be denied by them.
+     *
+     * @param maxWait how long the call may wait for token-bucket tokens; zero: not at all
+     */
+    public Admission admit(List<Charge> charges, Duration maxWait) {
+        List<Charged> charged = new ArrayList<>(charges.size());
+        try {
+            for (Charge c : charges) {
+                charged.add(charge(c, maxWait));
+            }
+        } finally {
+            if (charged.size() < charges.size()
+                    || charged.stream().anyMatch(c -> !c.decision().allowed())) {
+                refund(charged);
+            }
+        }
+        return new Admission(charged, this);
+    }
+
+    private Charged charge(Charge c, Duration maxWait) {
+        if (c.exceedsCapacity()) {
+            Decision never = new Decision(false, 0, Decision.NEVER, Duration.ZERO, false);
+            listener.onDecision(c.limit(), never, 0);
+            return new Charged(c, never, 0, Duration.ZERO);
+        }
+        LimitSpec limit = c.limit();
+        boolean waits = !maxWait.isZero() && limit.algorithm() == Algorithm.TOKEN_BUCKET;
+        long start = nanoTime.getAsLong();
+        String storeKey = StoreKeys.of(limit.algorithm(), limit.name(), c.clientKey());
+        RateLimitStore store = store(limit);
+        Charged out;
+        try {
+            if (waits) {
+                Reservation r = guard.call(storeKey, () -> store.reserve(c.spentPolicy(), storeKey, maxWait));
+                out = new Charged(c, r.decision(), 0, r.delay());
+            } else {
+                Spent s = guard.call(storeKey, () -> store.spend(c.spentPolicy(), storeKey));
+                out = new Charged(c, s.decision(), s.mark(), Duration.ZERO);
+            }
+        } catch (StoreUnavailableException e) {
+            out = new Charged(c, Decision.degraded(limit.failOpen()), 0, Duration.ZERO);
+        }
+        listener.onDecision(limit, out.decision(), nanoTime.getAsLong() - start);
+        if (!out.delay().isZero()) {
+            listener.onWait(limit, out.delay());
+        }
+        return out;
+    }
+
+    /** Gives back every spent charge; one lost to an unreachable store is counted, the rest still go back. */
+    void refund(List<Charged> charged) {
+        for (Charged c : charged) {
+            if (!c.spent()) {
+                continue;
+            }
+            LimitSpec limit = c.charge().limit();
+            String storeKey =
+                    StoreKeys.of(limit.algorithm(), limit.name(), c.charge().clientKey());
+            RateLimitStore store = store(limit);
+            boolean given;
+            try {
+                guard.call(storeKey, () -> {
+                    store.refund(c.charge().spentPolicy(), storeKey, c.mark());
+                    return null;
+                });
+                given = true;
+            } catch (StoreUnavailableException e) {
+                given = false;
+            }
+            listener.onRefund(limit, given);
+        }
     }
 
     private RateLimitStore store(LimitSpec limit) {
