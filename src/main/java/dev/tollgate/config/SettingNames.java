@@ -32,8 +32,17 @@ import java.util.regex.Pattern;
  */
 final class SettingNames {
 
-    static final Set<String> LIMIT_SETTINGS =
-            Set.of("algorithm", "capacity", "refill-tokens", "refill-period", "cost", "key", "fail-open", "persist");
+    static final Set<String> LIMIT_SETTINGS = Set.of(
+            "algorithm",
+            "capacity",
+            "refill-tokens",
+            "refill-period",
+            "cost",
+            "key",
+            "fail-open",
+            "persist",
+            "plans",
+            "plan-resolver");
     static final Set<String> LOCK_SETTINGS = Set.of("ttl", "at-least", "keep-alive");
     static final Set<String> CONCURRENCY_SETTINGS = Set.of("max-in-flight", "key", "lease", "fail-open");
 

@@ -10,6 +10,7 @@ import dev.tollgate.http.ClientHeader;
 import dev.tollgate.ratelimit.Algorithm;
 import dev.tollgate.ratelimit.KeySpec;
 import dev.tollgate.ratelimit.LimitSpec;
+import dev.tollgate.ratelimit.Plans;
 import dev.tollgate.redis.RedisUrl;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -130,7 +131,9 @@ public final class SettingsReader {
         Map<String, LimitSpec> limits = readLimits(failOpen);
         HttpSettings http = readHttp();
         Map<String, ConcurrencySpec> concurrency = readConcurrency(failOpen);
-        return new TollgateSettings(url, GuardSettings.defaults(budget, pool), failOpen, limits, http, concurrency);
+        Map<String, Plans> plans = PlanSettings.read(source, limitNames, limits, errors);
+        return new TollgateSettings(
+                url, GuardSettings.defaults(budget, pool), failOpen, limits, http, concurrency, plans);
     }
 
     /**

@@ -3,6 +3,7 @@ package dev.tollgate.config;
 import dev.tollgate.concurrency.ConcurrencySpec;
 import dev.tollgate.guard.GuardSettings;
 import dev.tollgate.ratelimit.LimitSpec;
+import dev.tollgate.ratelimit.Plans;
 import dev.tollgate.redis.RedisUrl;
 import java.time.Duration;
 import java.util.Map;
@@ -19,6 +20,7 @@ import java.util.Optional;
  * @param limits the configured limits by name
  * @param http the JAX-RS filter's settings
  * @param concurrency the configured concurrency limits by name
+ * @param plans the plans of the limits that have them, by limit name
  */
 public record TollgateSettings(
         Optional<RedisUrl> redisUrl,
@@ -26,14 +28,37 @@ public record TollgateSettings(
         boolean failOpen,
         Map<String, LimitSpec> limits,
         HttpSettings http,
-        Map<String, ConcurrencySpec> concurrency) {
+        Map<String, ConcurrencySpec> concurrency,
+        Map<String, Plans> plans) {
 
     public TollgateSettings {
-        if (redisUrl == null || guard == null || limits == null || http == null || concurrency == null) {
-            throw new IllegalArgumentException("redisUrl, guard, limits, http and concurrency are required");
+        if (redisUrl == null
+                || guard == null
+                || limits == null
+                || http == null
+                || concurrency == null
+                || plans == null) {
+            throw new IllegalArgumentException("redisUrl, guard, limits, http, concurrency and plans are required");
         }
         limits = Map.copyOf(limits);
         concurrency = Map.copyOf(concurrency);
+        plans = Map.copyOf(plans);
+    }
+
+    /** Without plans. */
+    public TollgateSettings(
+            Optional<RedisUrl> redisUrl,
+            GuardSettings guard,
+            boolean failOpen,
+            Map<String, LimitSpec> limits,
+            HttpSettings http,
+            Map<String, ConcurrencySpec> concurrency) {
+        this(redisUrl, guard, failOpen, limits, http, concurrency, Map.of());
+    }
+
+    /** The plans of the limit named {@code name}, if it has them. */
+    public Optional<Plans> plans(String name) {
+        return Optional.ofNullable(plans.get(name));
     }
 
     /** Without concurrency limits. */
@@ -67,6 +92,6 @@ public record TollgateSettings(
 
     /** These settings with other guard settings, e.g. a breaker that never opens. */
     public TollgateSettings withGuard(GuardSettings newGuard) {
-        return new TollgateSettings(redisUrl, newGuard, failOpen, limits, http, concurrency);
+        return new TollgateSettings(redisUrl, newGuard, failOpen, limits, http, concurrency, plans);
     }
 }

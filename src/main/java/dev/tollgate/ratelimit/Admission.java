@@ -69,6 +69,22 @@ public final class Admission {
         }
     }
 
+    /**
+     * The call has ended with {@code failed}: gives back the tokens of every limit that does not count
+     * that outcome ({@link dev.tollgate.CountOn}); the others stay spent. Once: a second call, or one
+     * after {@link #refund()}, does nothing.
+     */
+    public void settle(boolean failed) {
+        if (!allowed() || charged.stream().allMatch(c -> c.charge().countOn().counts(failed))) {
+            return;
+        }
+        if (refunded.compareAndSet(false, true)) {
+            limiter.refund(charged.stream()
+                    .filter(c -> !c.charge().countOn().counts(failed))
+                    .toList());
+        }
+    }
+
     /** One limit's decision, for callers with a single charge. */
     public Decision decision(int i) {
         return charged.get(i).decision();

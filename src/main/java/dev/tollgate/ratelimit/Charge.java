@@ -1,5 +1,6 @@
 package dev.tollgate.ratelimit;
 
+import dev.tollgate.CountOn;
 import dev.tollgate.LimitPolicy;
 
 /**
@@ -11,12 +12,13 @@ import dev.tollgate.LimitPolicy;
  * @param plan the plan that chose the policy, or null for the limit's own
  * @param clientKey whose bucket
  * @param cost what this call spends, &ge; 1; above the policy's capacity the call is denied unasked
+ * @param countOn which outcomes stay counted ({@link Admission#settle})
  */
-public record Charge(LimitSpec limit, LimitPolicy policy, String plan, String clientKey, long cost) {
+public record Charge(LimitSpec limit, LimitPolicy policy, String plan, String clientKey, long cost, CountOn countOn) {
 
     public Charge {
-        if (limit == null || policy == null || clientKey == null) {
-            throw new IllegalArgumentException("limit, policy and clientKey are required");
+        if (limit == null || policy == null || clientKey == null || countOn == null) {
+            throw new IllegalArgumentException("limit, policy, clientKey and countOn are required");
         }
         if (cost < 1) {
             throw new IllegalArgumentException("limit '" + limit.name() + "': cost must be >= 1, but was " + cost);
@@ -25,12 +27,22 @@ public record Charge(LimitSpec limit, LimitPolicy policy, String plan, String cl
 
     /** The limit under its own policy and cost. */
     public static Charge of(LimitSpec limit, String clientKey) {
-        return new Charge(limit, limit.policy(), null, clientKey, limit.policy().cost());
+        return new Charge(limit, limit.policy(), null, clientKey, limit.policy().cost(), CountOn.ALWAYS);
     }
 
     /** This charge at another cost. */
     public Charge costing(long newCost) {
-        return new Charge(limit, policy, plan, clientKey, newCost);
+        return new Charge(limit, policy, plan, clientKey, newCost, countOn);
+    }
+
+    /** This charge under {@code plan}'s policy. */
+    public Charge under(String newPlan, LimitPolicy newPolicy) {
+        return new Charge(limit, newPolicy, newPlan, clientKey, cost, countOn);
+    }
+
+    /** This charge counting only {@code outcome}s. */
+    public Charge counting(CountOn outcome) {
+        return new Charge(limit, policy, plan, clientKey, cost, outcome);
     }
 
     /** Whether the call costs more than the bucket ever holds, and so can never pass. */

@@ -9,6 +9,14 @@ public interface DecisionListener {
     /** {@code nanos}: how long the check took, store and guard included. */
     void onDecision(LimitSpec limit, Decision decision, long nanos);
 
+    /**
+     * One limit's part of an admission ({@link RateLimiter#admit}), with the plan it was spent under;
+     * by default {@link #onDecision}.
+     */
+    default void onCharged(Charged charged, long nanos) {
+        onDecision(charged.charge().limit(), charged.decision(), nanos);
+    }
+
     /** A waiting call reserved its tokens and waits {@code wait} for them before it runs. */
     default void onWait(LimitSpec limit, java.time.Duration wait) {}
 

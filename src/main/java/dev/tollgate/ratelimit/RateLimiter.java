@@ -118,8 +118,9 @@ public final class RateLimiter {
     private Charged charge(Charge c, Duration maxWait) {
         if (c.exceedsCapacity()) {
             Decision never = new Decision(false, 0, Decision.NEVER, Duration.ZERO, false);
-            listener.onDecision(c.limit(), never, 0);
-            return new Charged(c, never, 0, Duration.ZERO);
+            Charged out = new Charged(c, never, 0, Duration.ZERO);
+            listener.onCharged(out, 0);
+            return out;
         }
         LimitSpec limit = c.limit();
         boolean waits = !maxWait.isZero() && limit.algorithm() == Algorithm.TOKEN_BUCKET;
@@ -138,7 +139,7 @@ public final class RateLimiter {
         } catch (StoreUnavailableException e) {
             out = new Charged(c, Decision.degraded(limit.failOpen()), 0, Duration.ZERO);
         }
-        listener.onDecision(limit, out.decision(), nanoTime.getAsLong() - start);
+        listener.onCharged(out, nanoTime.getAsLong() - start);
         if (!out.delay().isZero()) {
             listener.onWait(limit, out.delay());
         }
