@@ -19,6 +19,8 @@ import org.eclipse.microprofile.metrics.Timer;
  * decisions Redis made, {@code tollgate_degraded_decisions_total{outcome}} for those made without it
  * (so an outage does not look like a traffic spike), {@code tollgate_check_seconds} and the gauge
  * {@code tollgate_breaker_open}, and {@code tollgate_wait_seconds} for calls that waited for their tokens.
+ * A shadow limit (and a candidate, tagged {@code <name>.shadow}) counts {@code outcome="would_deny"} where
+ * an enforced one counts {@code denied}: it let the call pass.
  */
 @ApplicationScoped
 public class TollgateMetrics implements DecisionListener {
@@ -32,7 +34,7 @@ public class TollgateMetrics implements DecisionListener {
     @Override
     public void onDecision(LimitSpec limit, Decision decision, long nanos) {
         String name = decision.degraded() ? "tollgate.degraded.decisions" : "tollgate.decisions";
-        String outcome = decision.allowed() ? "allowed" : "denied";
+        String outcome = decision.allowed() ? "allowed" : limit.shadow() ? "would_deny" : "denied";
         counters.computeIfAbsent(
                         name + "|" + limit.name() + "|" + outcome,
                         k -> registry.counter(name, new Tag("limit", limit.name()), new Tag("outcome", outcome)))

@@ -19,6 +19,7 @@ public final class RateLimiter {
     private final Guard guard;
     private final DecisionListener listener;
     private final LongSupplier nanoTime;
+    private final ShadowLog shadowLog;
 
     /** @param stores a store for each algorithm the limits use */
     public RateLimiter(
@@ -27,6 +28,7 @@ public final class RateLimiter {
         this.guard = guard;
         this.listener = listener;
         this.nanoTime = nanoTime;
+        this.shadowLog = new ShadowLog(nanoTime);
     }
 
     /** A limiter of token buckets in {@code store}. */
@@ -39,8 +41,20 @@ public final class RateLimiter {
         return new RateLimiter(store, Guard.DIRECT, DecisionListener.NONE, System::nanoTime);
     }
 
-    /** Spends the limit's cost from {@code clientKey}'s bucket if it holds it. */
+    /**
+     * Spends the limit's cost from {@code clientKey}'s bucket if it holds it. A shadow limit lets the
+     * call pass whatever it decided (the listener is told what it decided); a candidate beside the limit
+     * spends from its own bucket too, and decides nothing.
+     */
     public Decision check(LimitSpec limit, String clientKey) {
+        Decision d = decide(limit, clientKey);
+        if (limit.candidate() != null) {
+            decide(limit.candidate(), clientKey);
+        }
+        return d;
+    }
+
+    private Decision decide(LimitSpec limit, String clientKey) {
         long start = nanoTime.getAsLong();
         String storeKey = StoreKeys.of(limit.algorithm(), limit.name(), clientKey);
         RateLimitStore store = store(limit);
@@ -51,7 +65,16 @@ public final class RateLimiter {
             d = Decision.degraded(limit.failOpen());
         }
         listener.onDecision(limit, d, nanoTime.getAsLong() - start);
-        return d;
+        return limit.shadow() ? passed(limit, d) : d;
+    }
+
+    /** What a shadow limit answers: the call passes; a denial is counted and logged, never given. */
+    private Decision passed(LimitSpec limit, Decision d) {
+        if (d.allowed()) {
+            return d;
+        }
+        shadowLog.wouldDeny(limit);
+        return new Decision(true, d.remaining(), Duration.ZERO, d.resetAfter(), d.degraded());
     }
 
     /**
@@ -71,6 +94,13 @@ public final class RateLimiter {
         if (maxWait == null || maxWait.isNegative()) {
             throw new IllegalArgumentException(
                     "limit '" + limit.name() + "': maxWait must be >= 0, but was " + maxWait);
+        }
+        if (limit.shadow()) {
+            // A shadow limit never makes a call wait.
+            return new Reservation(check(limit, clientKey), Duration.ZERO);
+        }
+        if (limit.candidate() != null) {
+            decide(limit.candidate(), clientKey);
         }
         long start = nanoTime.getAsLong();
         String storeKey = StoreKeys.of(limit.algorithm(), limit.name(), clientKey);
