@@ -43,6 +43,22 @@ public class TollgateMetrics implements DecisionListener {
                 .update(Duration.ofNanos(nanos));
     }
 
+    /**
+     * {@code tollgate_local_fallback_decisions_total{limit,outcome}}: decisions this server's in-process
+     * bucket made while Redis could not be asked (also counted in {@code tollgate_degraded_decisions_total}).
+     */
+    @Override
+    public void onLocalDecision(LimitSpec limit, Decision decision) {
+        String outcome = decision.allowed() ? "allowed" : "denied";
+        counters.computeIfAbsent(
+                        "local|" + limit.name() + "|" + outcome,
+                        k -> registry.counter(
+                                "tollgate.local.fallback.decisions",
+                                new Tag("limit", limit.name()),
+                                new Tag("outcome", outcome)))
+                .inc();
+    }
+
     /** {@code tollgate_wait_seconds{limit}}: how long waiting calls ({@code maxWait}) waited for their tokens. */
     @Override
     public void onWait(LimitSpec limit, Duration wait) {

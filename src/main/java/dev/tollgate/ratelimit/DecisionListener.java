@@ -12,5 +12,11 @@ public interface DecisionListener {
     /** A waiting call reserved its tokens and waits {@code wait} for them before it runs. */
     default void onWait(LimitSpec limit, java.time.Duration wait) {}
 
+    /**
+     * The store could not be asked and the limit's local fallback decided (an in-process bucket of this
+     * server's share); {@link #onDecision} is told of the same decision, degraded, as well.
+     */
+    default void onLocalDecision(LimitSpec limit, Decision decision) {}
+
     DecisionListener NONE = (limit, decision, nanos) -> {};
 }

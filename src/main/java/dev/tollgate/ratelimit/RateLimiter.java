@@ -16,6 +16,7 @@ import java.util.function.LongSupplier;
 public final class RateLimiter {
 
     private final Map<Algorithm, RateLimitStore> stores;
+    private final Map<Algorithm, RateLimitStore> localStores;
     private final Guard guard;
     private final DecisionListener listener;
     private final LongSupplier nanoTime;
@@ -24,7 +25,22 @@ public final class RateLimiter {
     /** @param stores a store for each algorithm the limits use */
     public RateLimiter(
             Map<Algorithm, RateLimitStore> stores, Guard guard, DecisionListener listener, LongSupplier nanoTime) {
+        this(stores, Map.of(), guard, listener, nanoTime);
+    }
+
+    /**
+     * @param stores a store for each algorithm the limits use
+     * @param localStores in-process stores that decide for limits with a local fallback while {@code
+     *     stores} cannot be asked; empty when the stores are in process already
+     */
+    public RateLimiter(
+            Map<Algorithm, RateLimitStore> stores,
+            Map<Algorithm, RateLimitStore> localStores,
+            Guard guard,
+            DecisionListener listener,
+            LongSupplier nanoTime) {
         this.stores = new EnumMap<>(stores);
+        this.localStores = localStores.isEmpty() ? Map.of() : new EnumMap<>(localStores);
         this.guard = guard;
         this.listener = listener;
         this.nanoTime = nanoTime;
@@ -62,10 +78,26 @@ public final class RateLimiter {
         try {
             d = guard.call(storeKey, () -> store.tryConsume(limit.policy(), storeKey));
         } catch (StoreUnavailableException e) {
-            d = Decision.degraded(limit.failOpen());
+            d = withoutStore(limit, storeKey);
         }
         listener.onDecision(limit, d, nanoTime.getAsLong() - start);
         return limit.shadow() ? passed(limit, d) : d;
+    }
+
+    /**
+     * The decision when the store cannot be asked: this server's in-process bucket of the limit's local
+     * share when it has a local fallback (degraded all the same: it is not the shared count), else the
+     * limit's degraded decision.
+     */
+    private Decision withoutStore(LimitSpec limit, String storeKey) {
+        RateLimitStore local = localStores.get(limit.algorithm());
+        if (limit.localFallback() == null || local == null) {
+            return Decision.degraded(limit.failOpen());
+        }
+        Decision d = local.tryConsume(limit.localFallback(), storeKey);
+        Decision degraded = new Decision(d.allowed(), d.remaining(), d.retryAfter(), d.resetAfter(), true);
+        listener.onLocalDecision(limit, degraded);
+        return degraded;
     }
 
     /** What a shadow limit answers: the call passes; a denial is counted and logged, never given. */
@@ -109,7 +141,7 @@ public final class RateLimiter {
         try {
             r = guard.call(storeKey, () -> store.reserve(limit.policy(), storeKey, maxWait));
         } catch (StoreUnavailableException e) {
-            r = new Reservation(Decision.degraded(limit.failOpen()), Duration.ZERO);
+            r = new Reservation(withoutStore(limit, storeKey), Duration.ZERO);
         }
         listener.onDecision(limit, r.decision(), nanoTime.getAsLong() - start);
         if (r.decision().allowed() && !r.delay().isZero()) {
