@@ -44,6 +44,7 @@ public final class SettingsReader {
     public static final String MODE = "tollgate.mode";
     public static final String LOCAL_FALLBACK = "tollgate.local-fallback";
     public static final String LOCAL_FALLBACK_SERVERS = "tollgate.local-fallback-servers";
+    public static final String LOCAL_DENIALS = "tollgate.local-denials";
     /** A limit's shadow candidate: {@code tollgate.limits.<name>.shadow.<setting>}. */
     public static final String SHADOW = "shadow.";
 
@@ -60,11 +61,13 @@ public final class SettingsReader {
             HTTP_ALLOW_WAIT,
             MODE,
             LOCAL_FALLBACK,
-            LOCAL_FALLBACK_SERVERS);
+            LOCAL_FALLBACK_SERVERS,
+            LOCAL_DENIALS);
 
     static final Duration DEFAULT_TIMEOUT = Duration.ofMillis(GuardSettings.DEFAULT_BUDGET_MILLIS);
     static final int DEFAULT_POOL_SIZE = GuardSettings.DEFAULT_WORKERS;
     static final Duration DEFAULT_LEASE = Duration.ofSeconds(10);
+    static final int DEFAULT_LOCAL_DENIALS = 10_000;
 
     private static final String REDIS_URL_FORMS = "redis://[user:password@]host:port[/db],"
             + " redis-cluster://[user:password@]host:port,host:port,..."
@@ -142,7 +145,13 @@ public final class SettingsReader {
         Map<String, LimitSpec> limits = readLimits(failOpen, readModes());
         HttpSettings http = readHttp();
         Map<String, ConcurrencySpec> concurrency = readConcurrency(failOpen);
-        return new TollgateSettings(url, GuardSettings.defaults(budget, pool), failOpen, limits, http, concurrency);
+        int denials = value(LOCAL_DENIALS, DEFAULT_LOCAL_DENIALS, Integer::parseInt, DENIALS_RULE);
+        if (denials < 0 || denials > 10_000_000) {
+            error(LOCAL_DENIALS, Integer.toString(denials), DENIALS_RULE);
+            denials = DEFAULT_LOCAL_DENIALS;
+        }
+        return new TollgateSettings(
+                url, GuardSettings.defaults(budget, pool), failOpen, limits, http, concurrency, denials);
     }
 
     /**
@@ -280,6 +289,8 @@ public final class SettingsReader {
         }
         return Optional.of(new LimitSpec(policy, algorithm, key, failOpen));
     }
+
+    private static final String DENIALS_RULE = "a whole number from 0 (off) to 10000000";
 
     private static final String PERIOD_RULE =
             "a duration from 1ms to 36525d (100 years) such as 1s, 500ms, 1m, 1d or PT1S";

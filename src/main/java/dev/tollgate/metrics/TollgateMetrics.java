@@ -59,6 +59,18 @@ public class TollgateMetrics implements DecisionListener {
                 .inc();
     }
 
+    /**
+     * {@code tollgate_held_denials_total{limit}}: denials answered in this server, without asking Redis,
+     * because the key's retry-after had not passed (also counted in {@code tollgate_decisions_total}).
+     */
+    @Override
+    public void onHeldDenial(LimitSpec limit) {
+        counters.computeIfAbsent(
+                        "held|" + limit.name(),
+                        k -> registry.counter("tollgate.held.denials", new Tag("limit", limit.name())))
+                .inc();
+    }
+
     /** {@code tollgate_wait_seconds{limit}}: how long waiting calls ({@code maxWait}) waited for their tokens. */
     @Override
     public void onWait(LimitSpec limit, Duration wait) {

@@ -18,5 +18,11 @@ public interface DecisionListener {
      */
     default void onLocalDecision(LimitSpec limit, Decision decision) {}
 
+    /**
+     * A call on a key the store had denied was denied again in this JVM, without asking the store (its
+     * retry-after had not passed); {@link #onDecision} is told of the same decision as well.
+     */
+    default void onHeldDenial(LimitSpec limit) {}
+
     DecisionListener NONE = (limit, decision, nanos) -> {};
 }

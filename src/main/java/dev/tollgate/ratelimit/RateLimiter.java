@@ -21,21 +21,25 @@ public final class RateLimiter {
     private final DecisionListener listener;
     private final LongSupplier nanoTime;
     private final ShadowLog shadowLog;
+    private final DeniedCache denials;
 
     /** @param stores a store for each algorithm the limits use */
     public RateLimiter(
             Map<Algorithm, RateLimitStore> stores, Guard guard, DecisionListener listener, LongSupplier nanoTime) {
-        this(stores, Map.of(), guard, listener, nanoTime);
+        this(stores, Map.of(), null, guard, listener, nanoTime);
     }
 
     /**
      * @param stores a store for each algorithm the limits use
      * @param localStores in-process stores that decide for limits with a local fallback while {@code
      *     stores} cannot be asked; empty when the stores are in process already
+     * @param denials where denied keys are held until their retry-after, so that their calls are answered
+     *     without asking the store; null: every call asks
      */
     public RateLimiter(
             Map<Algorithm, RateLimitStore> stores,
             Map<Algorithm, RateLimitStore> localStores,
+            DeniedCache denials,
             Guard guard,
             DecisionListener listener,
             LongSupplier nanoTime) {
@@ -45,6 +49,7 @@ public final class RateLimiter {
         this.listener = listener;
         this.nanoTime = nanoTime;
         this.shadowLog = new ShadowLog(nanoTime);
+        this.denials = denials;
     }
 
     /** A limiter of token buckets in {@code store}. */
@@ -74,11 +79,18 @@ public final class RateLimiter {
         long start = nanoTime.getAsLong();
         String storeKey = StoreKeys.of(limit.algorithm(), limit.name(), clientKey);
         RateLimitStore store = store(limit);
-        Decision d;
-        try {
-            d = guard.call(storeKey, () -> store.tryConsume(limit.policy(), storeKey));
-        } catch (StoreUnavailableException e) {
-            d = withoutStore(limit, storeKey);
+        Decision d = denials == null ? null : denials.denial(storeKey).orElse(null);
+        if (d != null) {
+            listener.onHeldDenial(limit);
+        } else {
+            try {
+                d = guard.call(storeKey, () -> store.tryConsume(limit.policy(), storeKey));
+                if (denials != null && !d.allowed()) {
+                    denials.hold(storeKey, start, d);
+                }
+            } catch (StoreUnavailableException e) {
+                d = withoutStore(limit, storeKey);
+            }
         }
         listener.onDecision(limit, d, nanoTime.getAsLong() - start);
         return limit.shadow() ? passed(limit, d) : d;
@@ -148,6 +160,15 @@ public final class RateLimiter {
             listener.onWait(limit, r.delay());
         }
         return r;
+    }
+
+    /** Forgets the denials held for {@code storeKey}, or for every key when it is null; nothing without a cache. */
+    public void forgetDenials(String storeKey) {
+        if (denials != null && storeKey != null) {
+            denials.forget(storeKey);
+        } else if (denials != null) {
+            denials.clear();
+        }
     }
 
     private RateLimitStore store(LimitSpec limit) {
