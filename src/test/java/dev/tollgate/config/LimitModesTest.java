@@ -98,4 +98,12 @@ class LimitModesTest {
         String e = error("TOLLGATE_LOCAL_FALLBAK", "true");
         assertTrue(e.contains("TOLLGATE_LOCAL_FALLBAK (an environment variable that names no Tollgate setting"), e);
     }
+
+    @Test
+    void heldDenialsAreBoundedAndCanBeTurnedOff() {
+        assertEquals(10_000, read().localDenials());
+        assertEquals(0, read("tollgate.local-denials", "0").localDenials());
+        String e = error("tollgate.local-denials", "-1");
+        assertTrue(e.contains("tollgate.local-denials=-1 (expected a whole number from 0 (off) to 10000000)"), e);
+    }
 }

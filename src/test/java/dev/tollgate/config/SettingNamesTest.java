@@ -192,7 +192,9 @@ class SettingNamesTest {
                 "TOLLGATE_LOCAL_FALLBACK",
                 "true",
                 "TOLLGATE_LOCAL_FALLBACK_SERVERS",
-                "2");
+                "2",
+                "TOLLGATE_LOCAL_DENIALS",
+                "77");
         assertEquals(Optional.of(RedisUrl.parse("redis://u:pw@redis_cache:6380/1")), s.redisUrl());
         assertEquals(Duration.ofMillis(300), s.budget());
         assertEquals(4, s.poolSize());
@@ -209,7 +211,8 @@ class SettingNamesTest {
         LimitSpec demo = s.limit("demo").orElseThrow();
         assertEquals(dev.tollgate.ratelimit.LimitMode.SHADOW, demo.mode(), "TOLLGATE_MODE");
         assertEquals(5, demo.localFallback().capacity(), "TOLLGATE_LOCAL_FALLBACK and _SERVERS");
-        assertEquals(SettingsReader.GLOBAL.size(), 12, "a new setting needs a line here");
+        assertEquals(77, s.localDenials(), "TOLLGATE_LOCAL_DENIALS");
+        assertEquals(SettingsReader.GLOBAL.size(), 13, "a new setting needs a line here");
     }
 
     @Test
