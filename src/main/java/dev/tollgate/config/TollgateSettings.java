@@ -20,6 +20,8 @@ import java.util.Optional;
  * @param limits the configured limits by name
  * @param http the JAX-RS filter's settings
  * @param concurrency the configured concurrency limits by name
+ * @param localDenials how many denied keys each server holds until their retry-after, answering their
+ *     calls without Redis ({@code tollgate.local-denials}); 0: none
  * @param plans the plans of the limits that have them, by limit name
  */
 public record TollgateSettings(
@@ -29,6 +31,7 @@ public record TollgateSettings(
         Map<String, LimitSpec> limits,
         HttpSettings http,
         Map<String, ConcurrencySpec> concurrency,
+        int localDenials,
         Map<String, Plans> plans) {
 
     public TollgateSettings {
@@ -43,6 +46,9 @@ public record TollgateSettings(
         limits = Map.copyOf(limits);
         concurrency = Map.copyOf(concurrency);
         plans = Map.copyOf(plans);
+        if (localDenials < 0) {
+            throw new IllegalArgumentException("localDenials must be >= 0, but was " + localDenials);
+        }
     }
 
     /** Without plans. */
@@ -52,13 +58,25 @@ public record TollgateSettings(
             boolean failOpen,
             Map<String, LimitSpec> limits,
             HttpSettings http,
-            Map<String, ConcurrencySpec> concurrency) {
-        this(redisUrl, guard, failOpen, limits, http, concurrency, Map.of());
+            Map<String, ConcurrencySpec> concurrency,
+            int localDenials) {
+        this(redisUrl, guard, failOpen, limits, http, concurrency, localDenials, Map.of());
     }
 
     /** The plans of the limit named {@code name}, if it has them. */
     public Optional<Plans> plans(String name) {
         return Optional.ofNullable(plans.get(name));
+    }
+
+    /** With the default of {@code tollgate.local-denials}. */
+    public TollgateSettings(
+            Optional<RedisUrl> redisUrl,
+            GuardSettings guard,
+            boolean failOpen,
+            Map<String, LimitSpec> limits,
+            HttpSettings http,
+            Map<String, ConcurrencySpec> concurrency) {
+        this(redisUrl, guard, failOpen, limits, http, concurrency, SettingsReader.DEFAULT_LOCAL_DENIALS);
     }
 
     /** Without concurrency limits. */
@@ -92,6 +110,6 @@ public record TollgateSettings(
 
     /** These settings with other guard settings, e.g. a breaker that never opens. */
     public TollgateSettings withGuard(GuardSettings newGuard) {
-        return new TollgateSettings(redisUrl, newGuard, failOpen, limits, http, concurrency, plans);
+        return new TollgateSettings(redisUrl, newGuard, failOpen, limits, http, concurrency, localDenials, plans);
     }
 }

@@ -41,11 +41,13 @@ public final class RateLimitResponses {
 
     /**
      * Every limit's part of an admission. When the call was denied, the limits that allowed it gave
-     * their tokens back: they show what they hold again.
+     * their tokens back: they show what they hold again. A shadow limit tells the client nothing: its
+     * policy is not the one in force.
      */
     public static List<Applied> of(Admission admission) {
         boolean givenBack = !admission.allowed();
         return admission.charged().stream()
+                .filter(c -> !c.charge().limit().shadow())
                 .map(c -> givenBack && c.spent() ? givenBack(c) : Applied.of(c))
                 .toList();
     }

@@ -11,11 +11,7 @@ import java.time.Duration;
  * @param decision the store's (or the degraded) decision
  * @param mark what the store needs to give it back ({@link Spent#mark()})
  * @param delay how long the call waits for reserved tokens; zero unless it waits
+ * @param spent whether tokens were taken from the shared store (or reserved), which a refund gives back;
+ *     never for a degraded decision, a held denial or a denial
  */
-public record Charged(Charge charge, Decision decision, long mark, Duration delay) {
-
-    /** Whether tokens were taken from the store and can be given back. */
-    public boolean spent() {
-        return decision.allowed() && !decision.degraded();
-    }
-}
+public record Charged(Charge charge, Decision decision, long mark, Duration delay, boolean spent) {}

@@ -26,5 +26,17 @@ public interface DecisionListener {
      */
     default void onRefund(LimitSpec limit, boolean given) {}
 
+    /**
+     * The store could not be asked and the limit's local fallback decided (an in-process bucket of this
+     * server's share); {@link #onDecision} is told of the same decision, degraded, as well.
+     */
+    default void onLocalDecision(LimitSpec limit, Decision decision) {}
+
+    /**
+     * A call on a key the store had denied was denied again in this JVM, without asking the store (its
+     * retry-after had not passed); {@link #onDecision} is told of the same decision as well.
+     */
+    default void onHeldDenial(LimitSpec limit) {}
+
     DecisionListener NONE = (limit, decision, nanos) -> {};
 }
