@@ -49,6 +49,10 @@ final class Guarded implements AutoCloseable {
                 url,
                 "tollgate.redis.pool-size",
                 Integer.toString(poolSize),
+                // Not the default 250 ms: on 2 shared vCPUs a burst of load elsewhere can hold a check
+                // that long, and a degraded decision (which fails the run) measures nothing here.
+                "tollgate.redis.timeout",
+                "2s",
                 "tollgate.limits." + LIMIT + ".capacity",
                 Long.toString(Checks.CAPACITY),
                 "tollgate.limits." + LIMIT + ".refill-tokens",
