@@ -67,7 +67,8 @@ record Backend(
             return onRedis(
                     redis, RedisGuards.perMaster(redis, () -> ExecutorCaller.standalone(gs), gs.probeInterval()), lost);
         }
-        RedisGuard single = RedisGuards.forLink(redis, new ExecutorCaller(gs, breaker.get()), gs.probeInterval());
+        RedisGuard single =
+                RedisGuards.forLink(redis, new ExecutorCaller(gs, breaker.get(), redis.lane()), gs.probeInterval());
         single.warmUp();
         return onRedis(redis, single, lost);
     }
