@@ -70,6 +70,12 @@ public final class DeploymentCheck {
                         + " no bean is named '" + b.name() + "')");
             }
         });
+        settings.settings().ifPresent(s -> s.plans().forEach((limit, plans) -> {
+            if (!beanNamed.test(plans.resolver())) {
+                problems.add("tollgate.limits." + limit + ".plan-resolver=" + plans.resolver()
+                        + " (expected the name of a PlanResolver bean; no bean is named '" + plans.resolver() + "')");
+            }
+        }));
         LockSpecs locks = new LockSpecs(properties);
         for (Class<?> type : beanClasses) {
             for (BeanMethod job : LockSpecs.jobs(type)) {

@@ -19,7 +19,9 @@ import dev.tollgate.http.ClientAddresses;
 import dev.tollgate.lock.DistributedLock;
 import dev.tollgate.lock.LockLostListener;
 import dev.tollgate.lock.RedisDistributedLock;
+import dev.tollgate.ratelimit.Charge;
 import dev.tollgate.ratelimit.DecisionListener;
+import dev.tollgate.ratelimit.DeniedCache;
 import dev.tollgate.ratelimit.LimitSpec;
 import dev.tollgate.ratelimit.RateLimiter;
 import dev.tollgate.ratelimit.Reservation;
@@ -71,7 +73,7 @@ public final class Tollgate implements RateLimits, ConcurrencyLimits, AutoClosea
                 settings.http().ipv6Prefix());
         Optional<RedisUrl> url = settings.redisUrl();
         if (url.isPresent()) {
-            backend = Backend.redis(settings, url.get(), b.breaker, b.lockLost);
+            backend = Backend.redis(settings, url.get(), b.breaker, b.lockLost, b.clock);
             LOG.info(() -> "Tollgate: limits, locks and counters are shared through Redis at " + url.get() + " (budget "
                     + settings.budget().toMillis() + " ms per call, at most " + settings.poolSize()
                     + " connections; " + limitsText() + ")");
@@ -80,7 +82,12 @@ public final class Tollgate implements RateLimits, ConcurrencyLimits, AutoClosea
             LOG.warning(() -> "Tollgate: tollgate.redis.url is not set, so limits, locks and counters are kept in"
                     + " this server's memory and apply per server, not across servers (" + limitsText() + ")");
         }
-        this.limiter = new RateLimiter(backend.stores(), backend.guard(), b.listener, b.nanoTime);
+        // Denials are held only in front of Redis: an in-process store answers as fast as the cache would.
+        DeniedCache denials = url.isPresent() && settings.localDenials() > 0
+                ? DeniedCache.of(settings.localDenials(), b.nanoTime)
+                : null;
+        this.limiter = new RateLimiter(
+                backend.stores(), backend.localStores(), denials, backend.guard(), b.listener, b.nanoTime);
         this.sleeper = b.sleeper;
         this.concurrency = new ConcurrencyLimiter(backend.concurrency(), backend.guard(), b.concurrencyListener);
     }
@@ -210,6 +217,25 @@ public final class Tollgate implements RateLimits, ConcurrencyLimits, AutoClosea
         return settings.limit(name)
                 .orElseThrow(() -> new TollgateConfigException(
                         "no limit named '" + name + "' is configured (tollgate.limits." + name + ".capacity)"));
+    }
+
+    /**
+     * One call's charge under the limit named {@code name}: {@code clientKey}'s bucket, spent under the
+     * policy of {@code plan} when the limit has plans and {@code plan} is one of them (the plan's
+     * limit's capacity, refill and cost, under this limit's name), else the limit's own.
+     */
+    public Charge charge(String name, String clientKey, String plan) {
+        LimitSpec limit = limit(name);
+        Charge own = Charge.of(limit, clientKey);
+        return settings.plans(name)
+                .flatMap(p -> p.limitOf(plan))
+                .map(planLimit -> own.under(plan, renamed(limit(planLimit).policy(), name)))
+                .map(c -> c.costing(c.policy().cost()))
+                .orElse(own);
+    }
+
+    private static LimitPolicy renamed(LimitPolicy p, String name) {
+        return new LimitPolicy(name, p.capacity(), p.refillTokens(), p.refillPeriod(), p.cost());
     }
 
     /** The settings it was built from. */

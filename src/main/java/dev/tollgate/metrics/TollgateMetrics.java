@@ -19,6 +19,8 @@ import org.eclipse.microprofile.metrics.Timer;
  * decisions Redis made, {@code tollgate_degraded_decisions_total{outcome}} for those made without it
  * (so an outage does not look like a traffic spike), {@code tollgate_check_seconds} and the gauge
  * {@code tollgate_breaker_open}, and {@code tollgate_wait_seconds} for calls that waited for their tokens.
+ * A shadow limit (and a candidate, tagged {@code <name>.shadow}) counts {@code outcome="would_deny"} where
+ * an enforced one counts {@code denied}: it let the call pass.
  */
 @ApplicationScoped
 public class TollgateMetrics implements DecisionListener {
@@ -32,13 +34,41 @@ public class TollgateMetrics implements DecisionListener {
     @Override
     public void onDecision(LimitSpec limit, Decision decision, long nanos) {
         String name = decision.degraded() ? "tollgate.degraded.decisions" : "tollgate.decisions";
-        String outcome = decision.allowed() ? "allowed" : "denied";
+        String outcome = decision.allowed() ? "allowed" : limit.shadow() ? "would_deny" : "denied";
         counters.computeIfAbsent(
                         name + "|" + limit.name() + "|" + outcome,
                         k -> registry.counter(name, new Tag("limit", limit.name()), new Tag("outcome", outcome)))
                 .inc();
         timers.computeIfAbsent(limit.name(), l -> registry.timer("tollgate.check", new Tag("limit", l)))
                 .update(Duration.ofNanos(nanos));
+    }
+
+    /**
+     * {@code tollgate_local_fallback_decisions_total{limit,outcome}}: decisions this server's in-process
+     * bucket made while Redis could not be asked (also counted in {@code tollgate_degraded_decisions_total}).
+     */
+    @Override
+    public void onLocalDecision(LimitSpec limit, Decision decision) {
+        String outcome = decision.allowed() ? "allowed" : "denied";
+        counters.computeIfAbsent(
+                        "local|" + limit.name() + "|" + outcome,
+                        k -> registry.counter(
+                                "tollgate.local.fallback.decisions",
+                                new Tag("limit", limit.name()),
+                                new Tag("outcome", outcome)))
+                .inc();
+    }
+
+    /**
+     * {@code tollgate_held_denials_total{limit}}: denials answered in this server, without asking Redis,
+     * because the key's retry-after had not passed (also counted in {@code tollgate_decisions_total}).
+     */
+    @Override
+    public void onHeldDenial(LimitSpec limit) {
+        counters.computeIfAbsent(
+                        "held|" + limit.name(),
+                        k -> registry.counter("tollgate.held.denials", new Tag("limit", limit.name())))
+                .inc();
     }
 
     /** {@code tollgate_wait_seconds{limit}}: how long waiting calls ({@code maxWait}) waited for their tokens. */

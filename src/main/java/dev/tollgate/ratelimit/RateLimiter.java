@@ -4,7 +4,9 @@ import dev.tollgate.Decision;
 import dev.tollgate.core.Guard;
 import dev.tollgate.core.StoreUnavailableException;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.EnumMap;
+import java.util.List;
 import java.util.Map;
 import java.util.function.LongSupplier;
 
@@ -16,17 +18,40 @@ import java.util.function.LongSupplier;
 public final class RateLimiter {
 
     private final Map<Algorithm, RateLimitStore> stores;
+    private final Map<Algorithm, RateLimitStore> localStores;
     private final Guard guard;
     private final DecisionListener listener;
     private final LongSupplier nanoTime;
+    private final ShadowLog shadowLog;
+    private final DeniedCache denials;
 
     /** @param stores a store for each algorithm the limits use */
     public RateLimiter(
             Map<Algorithm, RateLimitStore> stores, Guard guard, DecisionListener listener, LongSupplier nanoTime) {
+        this(stores, Map.of(), null, guard, listener, nanoTime);
+    }
+
+    /**
+     * @param stores a store for each algorithm the limits use
+     * @param localStores in-process stores that decide for limits with a local fallback while {@code
+     *     stores} cannot be asked; empty when the stores are in process already
+     * @param denials where denied keys are held until their retry-after, so that their calls are answered
+     *     without asking the store; null: every call asks
+     */
+    public RateLimiter(
+            Map<Algorithm, RateLimitStore> stores,
+            Map<Algorithm, RateLimitStore> localStores,
+            DeniedCache denials,
+            Guard guard,
+            DecisionListener listener,
+            LongSupplier nanoTime) {
         this.stores = new EnumMap<>(stores);
+        this.localStores = localStores.isEmpty() ? Map.of() : new EnumMap<>(localStores);
         this.guard = guard;
         this.listener = listener;
         this.nanoTime = nanoTime;
+        this.shadowLog = new ShadowLog(nanoTime);
+        this.denials = denials;
     }
 
     /** A limiter of token buckets in {@code store}. */
@@ -39,19 +64,63 @@ public final class RateLimiter {
         return new RateLimiter(store, Guard.DIRECT, DecisionListener.NONE, System::nanoTime);
     }
 
-    /** Spends the limit's cost from {@code clientKey}'s bucket if it holds it. */
+    /**
+     * Spends the limit's cost from {@code clientKey}'s bucket if it holds it. A shadow limit lets the
+     * call pass whatever it decided (the listener is told what it decided); a candidate beside the limit
+     * spends from its own bucket too, and decides nothing.
+     */
     public Decision check(LimitSpec limit, String clientKey) {
+        Decision d = decide(limit, clientKey);
+        if (limit.candidate() != null) {
+            decide(limit.candidate(), clientKey);
+        }
+        return d;
+    }
+
+    private Decision decide(LimitSpec limit, String clientKey) {
         long start = nanoTime.getAsLong();
         String storeKey = StoreKeys.of(limit.algorithm(), limit.name(), clientKey);
         RateLimitStore store = store(limit);
-        Decision d;
-        try {
-            d = guard.call(storeKey, () -> store.tryConsume(limit.policy(), storeKey));
-        } catch (StoreUnavailableException e) {
-            d = Decision.degraded(limit.failOpen());
+        Decision d = denials == null ? null : denials.denial(storeKey).orElse(null);
+        if (d != null) {
+            listener.onHeldDenial(limit);
+        } else {
+            try {
+                d = guard.call(storeKey, () -> store.tryConsume(limit.policy(), storeKey));
+                if (denials != null && !d.allowed()) {
+                    denials.hold(storeKey, start, d);
+                }
+            } catch (StoreUnavailableException e) {
+                d = withoutStore(limit, storeKey);
+            }
         }
         listener.onDecision(limit, d, nanoTime.getAsLong() - start);
-        return d;
+        return limit.shadow() ? passed(limit, d) : d;
+    }
+
+    /**
+     * The decision when the store cannot be asked: this server's in-process bucket of the limit's local
+     * share when it has a local fallback (degraded all the same: it is not the shared count), else the
+     * limit's degraded decision.
+     */
+    private Decision withoutStore(LimitSpec limit, String storeKey) {
+        RateLimitStore local = localStores.get(limit.algorithm());
+        if (limit.localFallback() == null || local == null) {
+            return Decision.degraded(limit.failOpen());
+        }
+        Decision d = local.tryConsume(limit.localFallback(), storeKey);
+        Decision degraded = new Decision(d.allowed(), d.remaining(), d.retryAfter(), d.resetAfter(), true);
+        listener.onLocalDecision(limit, degraded);
+        return degraded;
+    }
+
+    /** What a shadow limit answers: the call passes; a denial is counted and logged, never given. */
+    private Decision passed(LimitSpec limit, Decision d) {
+        if (d.allowed()) {
+            return d;
+        }
+        shadowLog.wouldDeny(limit);
+        return new Decision(true, d.remaining(), Duration.ZERO, d.resetAfter(), d.degraded());
     }
 
     /**
@@ -72,6 +141,13 @@ public final class RateLimiter {
             throw new IllegalArgumentException(
                     "limit '" + limit.name() + "': maxWait must be >= 0, but was " + maxWait);
         }
+        if (limit.shadow()) {
+            // A shadow limit never makes a call wait.
+            return new Reservation(check(limit, clientKey), Duration.ZERO);
+        }
+        if (limit.candidate() != null) {
+            decide(limit.candidate(), clientKey);
+        }
         long start = nanoTime.getAsLong();
         String storeKey = StoreKeys.of(limit.algorithm(), limit.name(), clientKey);
         RateLimitStore store = store(limit);
@@ -79,13 +155,131 @@ public final class RateLimiter {
         try {
             r = guard.call(storeKey, () -> store.reserve(limit.policy(), storeKey, maxWait));
         } catch (StoreUnavailableException e) {
-            r = new Reservation(Decision.degraded(limit.failOpen()), Duration.ZERO);
+            r = new Reservation(withoutStore(limit, storeKey), Duration.ZERO);
         }
         listener.onDecision(limit, r.decision(), nanoTime.getAsLong() - start);
         if (r.decision().allowed() && !r.delay().isZero()) {
             listener.onWait(limit, r.delay());
         }
         return r;
+    }
+
+    /**
+     * Admits one call under all of {@code charges}, all or nothing: each limit is spent (or, with a
+     * {@code maxWait}, reserved) in its own atomic script, in order; when any of them denies the call,
+     * every token the others took is given back before this returns. A charge costing more than its
+     * capacity is denied without asking the store. Reserve-and-give-back: what stays spent is exact, but
+     * while a denied call's tokens are out (between its spend and its refund, one round trip) another
+     * call can be denied by them. Shadow limits, candidates, held denials and local fallbacks behave as
+     * in {@link #check}; a held denial answers only a charge under the limit's own policy and cost.
+     *
+     * @param maxWait how long the call may wait for token-bucket tokens; zero: not at all
+     */
+    public Admission admit(List<Charge> charges, Duration maxWait) {
+        List<Charged> charged = new ArrayList<>(charges.size());
+        try {
+            for (Charge c : charges) {
+                charged.add(charge(c, maxWait));
+            }
+        } finally {
+            if (charged.size() < charges.size()
+                    || charged.stream().anyMatch(c -> !c.decision().allowed())) {
+                refund(charged);
+            }
+        }
+        return new Admission(charged, this);
+    }
+
+    private Charged charge(Charge c, Duration maxWait) {
+        LimitSpec limit = c.limit();
+        if (c.exceedsCapacity()) {
+            Decision never = new Decision(false, 0, Decision.NEVER, Duration.ZERO, false);
+            Charged out = new Charged(c, never, 0, Duration.ZERO, false);
+            listener.onCharged(out, 0);
+            return limit.shadow() ? shadowed(out) : out;
+        }
+        if (limit.candidate() != null) {
+            decide(limit.candidate(), c.clientKey());
+        }
+        long start = nanoTime.getAsLong();
+        String storeKey = StoreKeys.of(limit.algorithm(), limit.name(), c.clientKey());
+        boolean own = c.plan() == null && c.cost() == limit.policy().cost();
+        Decision held =
+                denials == null || !own ? null : denials.denial(storeKey).orElse(null);
+        Charged out;
+        if (held != null) {
+            listener.onHeldDenial(limit);
+            out = new Charged(c, held, 0, Duration.ZERO, false);
+        } else {
+            out = spend(c, storeKey, maxWait, start, own);
+        }
+        listener.onCharged(out, nanoTime.getAsLong() - start);
+        if (!out.delay().isZero()) {
+            listener.onWait(limit, out.delay());
+        }
+        return limit.shadow() ? shadowed(out) : out;
+    }
+
+    private Charged spend(Charge c, String storeKey, Duration maxWait, long start, boolean own) {
+        LimitSpec limit = c.limit();
+        RateLimitStore store = store(limit);
+        boolean waits = !maxWait.isZero() && limit.algorithm() == Algorithm.TOKEN_BUCKET && !limit.shadow();
+        try {
+            if (waits) {
+                Reservation r = guard.call(storeKey, () -> store.reserve(c.spentPolicy(), storeKey, maxWait));
+                return new Charged(c, r.decision(), 0, r.delay(), r.decision().allowed());
+            }
+            Spent s = guard.call(storeKey, () -> store.spend(c.spentPolicy(), storeKey));
+            if (denials != null && own && !s.decision().allowed()) {
+                denials.hold(storeKey, start, s.decision());
+            }
+            return new Charged(
+                    c, s.decision(), s.mark(), Duration.ZERO, s.decision().allowed());
+        } catch (StoreUnavailableException e) {
+            return new Charged(c, withoutStore(limit, storeKey), 0, Duration.ZERO, false);
+        }
+    }
+
+    /** A shadow limit's part: the call passes whatever it decided; what it took stays taken. */
+    private Charged shadowed(Charged c) {
+        return new Charged(c.charge(), passed(c.charge().limit(), c.decision()), c.mark(), Duration.ZERO, c.spent());
+    }
+
+    /**
+     * Gives back every spent charge, each in one atomic script; one lost to an unreachable store is
+     * counted, the rest still go back. A denial held for the key is forgotten: tokens came back.
+     */
+    void refund(List<Charged> charged) {
+        for (Charged c : charged) {
+            if (!c.spent()) {
+                continue;
+            }
+            LimitSpec limit = c.charge().limit();
+            String storeKey =
+                    StoreKeys.of(limit.algorithm(), limit.name(), c.charge().clientKey());
+            RateLimitStore store = store(limit);
+            boolean given;
+            try {
+                guard.call(storeKey, () -> {
+                    store.refund(c.charge().spentPolicy(), storeKey, c.mark());
+                    return null;
+                });
+                given = true;
+                forgetDenials(storeKey);
+            } catch (StoreUnavailableException e) {
+                given = false;
+            }
+            listener.onRefund(limit, given);
+        }
+    }
+
+    /** Forgets the denials held for {@code storeKey}, or for every key when it is null; nothing without a cache. */
+    public void forgetDenials(String storeKey) {
+        if (denials != null && storeKey != null) {
+            denials.forget(storeKey);
+        } else if (denials != null) {
+            denials.clear();
+        }
     }
 
     private RateLimitStore store(LimitSpec limit) {
