@@ -134,11 +134,11 @@ class RedisOutageTest {
             }
             assertTrue(guard.isOpen(), "the breaker opened");
             if (fault.hangs) {
-                // Certain: the threshold's checks wait out the I/O timeout. That no other check does is
-                // exactlyTheThresholdsChecksWaitForAHungRedis's, with a budget no stall of a loaded machine
-                // can be mistaken for (a 250 ms check here can be a check stalled by the machine).
-                assertTrue(
-                        paid >= THRESHOLD, paid + " checks waited for Redis; the threshold's " + THRESHOLD + " must");
+                // Certain: the first check waits out the I/O timeout on its pooled connection. Whether the next
+                // ones wait too depends on the pool (a new connection through a frozen link can fail at once),
+                // and a 250 ms check can be one stalled by a loaded machine: the exact count of waiting checks
+                // is exactlyTheThresholdsChecksWaitForAHungRedis's, with a 2 s budget.
+                assertTrue(paid >= 1, "the first check waited for the hung Redis: " + paid);
             }
             long[] during = counts.snapshot();
             assertEquals(OUTAGE_CHECKS, during[Counts.index(true, failOpen)] - before[Counts.index(true, failOpen)]);
