@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.tollgate.ratelimit.StoreKeys;
 import dev.tollgate.testing.RedisServer;
 import java.util.List;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.microshed.testing.SharedContainerConfig;
@@ -27,6 +28,12 @@ public class TrafficIT {
 
     @RESTClient
     public static DemoClient demo;
+
+    /** Both servers warm for a burst ({@link RedisReady#awaitBurstReady}): a cold pool is not what is counted. */
+    @BeforeAll
+    static void serversReady() throws Exception {
+        RedisReady.awaitBurstReady();
+    }
 
     /**
      * 1000 calls, 32 in flight, alternating between two servers, under 100 (burst) and 300 (day): exactly
