@@ -4,6 +4,7 @@ import dev.tollgate.ConcurrencyLimits;
 import dev.tollgate.Decision;
 import dev.tollgate.LimitPolicy;
 import dev.tollgate.Permit;
+import dev.tollgate.RateLimitAdmin;
 import dev.tollgate.RateLimits;
 import dev.tollgate.TollgateConfigException;
 import dev.tollgate.concurrency.ConcurrencyLimiter;
@@ -63,6 +64,7 @@ public final class Tollgate implements RateLimits, ConcurrencyLimits, AutoClosea
     private final RateLimiter limiter;
     private final ConcurrencyLimiter concurrency;
     private final Sleeper sleeper;
+    private final Operations operations;
 
     private Tollgate(Builder b) {
         this.settings = b.settings;
@@ -88,6 +90,7 @@ public final class Tollgate implements RateLimits, ConcurrencyLimits, AutoClosea
         this.limiter = new RateLimiter(
                 backend.stores(), backend.localStores(), denials, backend.guard(), b.listener, b.nanoTime);
         this.sleeper = b.sleeper;
+        this.operations = new Operations(this::limit, backend.stores(), backend.guard(), limiter, backend.redis());
         this.concurrency = new ConcurrencyLimiter(backend.concurrency(), backend.guard(), b.concurrencyListener);
     }
 
@@ -244,6 +247,11 @@ public final class Tollgate implements RateLimits, ConcurrencyLimits, AutoClosea
         return backend.locks();
     }
 
+    /** What an operator does to a client's bucket: peek, reset. */
+    public RateLimitAdmin admin() {
+        return operations;
+    }
+
     /** Who a client is, by the HTTP settings. */
     public ClientAddresses clientAddresses() {
         return clientAddresses;
@@ -267,6 +275,7 @@ public final class Tollgate implements RateLimits, ConcurrencyLimits, AutoClosea
     /** Stops lock keep-alives, the probe and the workers, and closes the Redis client. */
     @Override
     public void close() {
+        operations.close();
         concurrency.close();
         backend.close();
     }

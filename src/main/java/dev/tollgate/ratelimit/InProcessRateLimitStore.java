@@ -69,6 +69,11 @@ public final class InProcessRateLimitStore implements RateLimitStore {
         return kept.reserve(policy, storeKey, maxWait.toNanos() / 1000);
     }
 
+    @Override
+    public boolean forget(String storeKey) {
+        return kept.entries().update(storeKey, (live, now) -> new ExpiringMap.Updated<>(null, live != null));
+    }
+
     /** Number of keys held, expired or not. */
     public int size() {
         return kept.entries().size();
