@@ -45,6 +45,8 @@ public final class SettingsReader {
     public static final String LOCAL_FALLBACK = "tollgate.local-fallback";
     public static final String LOCAL_FALLBACK_SERVERS = "tollgate.local-fallback-servers";
     public static final String LOCAL_DENIALS = "tollgate.local-denials";
+    public static final String ADMIN_ENABLED = "tollgate.admin.enabled";
+    public static final String ADMIN_ROLE = "tollgate.admin.role";
     /** A limit's shadow candidate: {@code tollgate.limits.<name>.shadow.<setting>}. */
     public static final String SHADOW = "shadow.";
 
@@ -62,7 +64,9 @@ public final class SettingsReader {
             MODE,
             LOCAL_FALLBACK,
             LOCAL_FALLBACK_SERVERS,
-            LOCAL_DENIALS);
+            LOCAL_DENIALS,
+            ADMIN_ENABLED,
+            ADMIN_ROLE);
 
     static final Duration DEFAULT_TIMEOUT = Duration.ofMillis(GuardSettings.DEFAULT_BUDGET_MILLIS);
     static final int DEFAULT_POOL_SIZE = GuardSettings.DEFAULT_WORKERS;
@@ -151,7 +155,7 @@ public final class SettingsReader {
             denials = DEFAULT_LOCAL_DENIALS;
         }
         return new TollgateSettings(
-                url, GuardSettings.defaults(budget, pool), failOpen, limits, http, concurrency, denials);
+                url, GuardSettings.defaults(budget, pool), failOpen, limits, http, concurrency, denials, readAdmin());
     }
 
     /**
@@ -288,6 +292,21 @@ public final class SettingsReader {
             return Optional.empty();
         }
         return Optional.of(new LimitSpec(policy, algorithm, key, failOpen));
+    }
+
+    private AdminSettings readAdmin() {
+        boolean enabled = value(ADMIN_ENABLED, false, SettingsReader::bool, "true or false");
+        String role = value(
+                ADMIN_ROLE,
+                AdminSettings.DEFAULT_ROLE,
+                r -> {
+                    if (!AdminSettings.ROLE.matcher(r).matches()) {
+                        throw new IllegalArgumentException();
+                    }
+                    return r;
+                },
+                "a security role name: 1-64 letters, digits, '_', '.' or '-'");
+        return new AdminSettings(enabled, role);
     }
 
     private static final String DENIALS_RULE = "a whole number from 0 (off) to 10000000";

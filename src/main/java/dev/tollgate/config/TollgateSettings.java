@@ -21,6 +21,7 @@ import java.util.Optional;
  * @param concurrency the configured concurrency limits by name
  * @param localDenials how many denied keys each server holds until their retry-after, answering their
  *     calls without Redis ({@code tollgate.local-denials}); 0: none
+ * @param admin the operator resource and console
  */
 public record TollgateSettings(
         Optional<RedisUrl> redisUrl,
@@ -29,7 +30,8 @@ public record TollgateSettings(
         Map<String, LimitSpec> limits,
         HttpSettings http,
         Map<String, ConcurrencySpec> concurrency,
-        int localDenials) {
+        int localDenials,
+        AdminSettings admin) {
 
     public TollgateSettings {
         if (redisUrl == null || guard == null || limits == null || http == null || concurrency == null) {
@@ -37,6 +39,9 @@ public record TollgateSettings(
         }
         limits = Map.copyOf(limits);
         concurrency = Map.copyOf(concurrency);
+        if (admin == null) {
+            throw new IllegalArgumentException("admin is required");
+        }
         if (localDenials < 0) {
             throw new IllegalArgumentException("localDenials must be >= 0, but was " + localDenials);
         }
@@ -50,7 +55,15 @@ public record TollgateSettings(
             Map<String, LimitSpec> limits,
             HttpSettings http,
             Map<String, ConcurrencySpec> concurrency) {
-        this(redisUrl, guard, failOpen, limits, http, concurrency, SettingsReader.DEFAULT_LOCAL_DENIALS);
+        this(
+                redisUrl,
+                guard,
+                failOpen,
+                limits,
+                http,
+                concurrency,
+                SettingsReader.DEFAULT_LOCAL_DENIALS,
+                AdminSettings.disabled());
     }
 
     /** Without concurrency limits. */
@@ -84,6 +97,6 @@ public record TollgateSettings(
 
     /** These settings with other guard settings, e.g. a breaker that never opens. */
     public TollgateSettings withGuard(GuardSettings newGuard) {
-        return new TollgateSettings(redisUrl, newGuard, failOpen, limits, http, concurrency, localDenials);
+        return new TollgateSettings(redisUrl, newGuard, failOpen, limits, http, concurrency, localDenials, admin);
     }
 }

@@ -52,6 +52,14 @@ public class HelloResource {
         return "hello\n";
     }
 
+    /** Under a shadow limit ({@code demo-shadow}): never denied; past 3 a minute, counted as would_deny. */
+    @GET
+    @Path("/shadow")
+    @RateLimited("demo-shadow")
+    public String shadow() {
+        return "hello\n";
+    }
+
     /** The same, unlimited: the baseline for the filter's cost. */
     @GET
     @Path("/unlimited")

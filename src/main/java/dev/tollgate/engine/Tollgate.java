@@ -65,6 +65,7 @@ public final class Tollgate implements RateLimits, ConcurrencyLimits, AutoClosea
     private final ConcurrencyLimiter concurrency;
     private final Sleeper sleeper;
     private final Operations operations;
+    private final Activity activity;
 
     private Tollgate(Builder b) {
         this.settings = b.settings;
@@ -87,8 +88,14 @@ public final class Tollgate implements RateLimits, ConcurrencyLimits, AutoClosea
         DeniedCache denials = url.isPresent() && settings.localDenials() > 0
                 ? DeniedCache.of(settings.localDenials(), b.nanoTime)
                 : null;
+        this.activity = new Activity(b.nanoTime);
         this.limiter = new RateLimiter(
-                backend.stores(), backend.localStores(), denials, backend.guard(), b.listener, b.nanoTime);
+                backend.stores(),
+                backend.localStores(),
+                denials,
+                backend.guard(),
+                DecisionListener.both(activity, b.listener),
+                b.nanoTime);
         this.sleeper = b.sleeper;
         this.operations = new Operations(this::limit, backend.stores(), backend.guard(), limiter, backend.redis());
         this.concurrency = new ConcurrencyLimiter(backend.concurrency(), backend.guard(), b.concurrencyListener);
@@ -251,6 +258,17 @@ public final class Tollgate implements RateLimits, ConcurrencyLimits, AutoClosea
     public RateLimitAdmin admin() {
         return operations;
     }
+
+    /**
+     * What this server's limits decided in the last five minutes, per limit: 30 slots of 10 s, oldest
+     * first, each the counts of {@link #ACTIVITY_OUTCOMES}.
+     */
+    public java.util.Map<String, java.util.List<long[]>> recentActivity() {
+        return activity.recent();
+    }
+
+    /** The outcomes of {@link #recentActivity()}'s counts, in order. */
+    public static final java.util.List<String> ACTIVITY_OUTCOMES = Activity.OUTCOMES;
 
     /** Who a client is, by the HTTP settings. */
     public ClientAddresses clientAddresses() {

@@ -194,7 +194,11 @@ class SettingNamesTest {
                 "TOLLGATE_LOCAL_FALLBACK_SERVERS",
                 "2",
                 "TOLLGATE_LOCAL_DENIALS",
-                "77");
+                "77",
+                "TOLLGATE_ADMIN_ENABLED",
+                "true",
+                "TOLLGATE_ADMIN_ROLE",
+                "ops");
         assertEquals(Optional.of(RedisUrl.parse("redis://u:pw@redis_cache:6380/1")), s.redisUrl());
         assertEquals(Duration.ofMillis(300), s.budget());
         assertEquals(4, s.poolSize());
@@ -212,7 +216,8 @@ class SettingNamesTest {
         assertEquals(dev.tollgate.ratelimit.LimitMode.SHADOW, demo.mode(), "TOLLGATE_MODE");
         assertEquals(5, demo.localFallback().capacity(), "TOLLGATE_LOCAL_FALLBACK and _SERVERS");
         assertEquals(77, s.localDenials(), "TOLLGATE_LOCAL_DENIALS");
-        assertEquals(SettingsReader.GLOBAL.size(), 13, "a new setting needs a line here");
+        assertEquals(new AdminSettings(true, "ops"), s.admin(), "TOLLGATE_ADMIN_ENABLED and _ROLE");
+        assertEquals(SettingsReader.GLOBAL.size(), 15, "a new setting needs a line here");
     }
 
     @Test
