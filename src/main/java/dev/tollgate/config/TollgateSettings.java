@@ -22,6 +22,7 @@ import java.util.Optional;
  * @param localDenials how many denied keys each server holds until their retry-after, answering their
  *     calls without Redis ({@code tollgate.local-denials}); 0: none
  * @param admin the operator resource and console
+ * @param reload where limits are re-read from while the application runs
  */
 public record TollgateSettings(
         Optional<RedisUrl> redisUrl,
@@ -31,7 +32,8 @@ public record TollgateSettings(
         HttpSettings http,
         Map<String, ConcurrencySpec> concurrency,
         int localDenials,
-        AdminSettings admin) {
+        AdminSettings admin,
+        ReloadSettings reload) {
 
     public TollgateSettings {
         if (redisUrl == null || guard == null || limits == null || http == null || concurrency == null) {
@@ -39,8 +41,8 @@ public record TollgateSettings(
         }
         limits = Map.copyOf(limits);
         concurrency = Map.copyOf(concurrency);
-        if (admin == null) {
-            throw new IllegalArgumentException("admin is required");
+        if (admin == null || reload == null) {
+            throw new IllegalArgumentException("admin and reload are required");
         }
         if (localDenials < 0) {
             throw new IllegalArgumentException("localDenials must be >= 0, but was " + localDenials);
@@ -63,7 +65,8 @@ public record TollgateSettings(
                 http,
                 concurrency,
                 SettingsReader.DEFAULT_LOCAL_DENIALS,
-                AdminSettings.disabled());
+                AdminSettings.disabled(),
+                ReloadSettings.none());
     }
 
     /** Without concurrency limits. */
@@ -97,6 +100,13 @@ public record TollgateSettings(
 
     /** These settings with other guard settings, e.g. a breaker that never opens. */
     public TollgateSettings withGuard(GuardSettings newGuard) {
-        return new TollgateSettings(redisUrl, newGuard, failOpen, limits, http, concurrency, localDenials, admin);
+        return new TollgateSettings(
+                redisUrl, newGuard, failOpen, limits, http, concurrency, localDenials, admin, reload);
+    }
+
+    /** These settings with other limits: what a reload changes, and all it may change. */
+    public TollgateSettings withLimits(Map<String, LimitSpec> newLimits) {
+        return new TollgateSettings(
+                redisUrl, guard, failOpen, newLimits, http, concurrency, localDenials, admin, reload);
     }
 }

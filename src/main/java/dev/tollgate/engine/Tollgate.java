@@ -58,7 +58,10 @@ public final class Tollgate implements RateLimits, ConcurrencyLimits, AutoClosea
 
     private static final Logger LOG = Logger.getLogger(Tollgate.class.getName());
 
-    private final TollgateSettings settings;
+    /** Swapped whole when the limits are reloaded ({@code tollgate.config.file}); read once per check. */
+    private volatile TollgateSettings settings;
+
+    private final LimitsReloader reloader;
     private final ClientAddresses clientAddresses;
     private final Backend backend;
     private final RateLimiter limiter;
@@ -98,6 +101,9 @@ public final class Tollgate implements RateLimits, ConcurrencyLimits, AutoClosea
                 b.nanoTime);
         this.sleeper = b.sleeper;
         this.operations = new Operations(this::limit, backend.stores(), backend.guard(), limiter, backend.redis());
+        this.reloader = settings.reload().file().isPresent() && b.reloadFrom != null
+                ? new LimitsReloader(settings, b.reloadFrom, () -> this.settings, this::swapLimits)
+                : null;
         this.concurrency = new ConcurrencyLimiter(backend.concurrency(), backend.guard(), b.concurrencyListener);
     }
 
@@ -121,6 +127,7 @@ public final class Tollgate implements RateLimits, ConcurrencyLimits, AutoClosea
         private MicrosClock clock = MicrosClock.system();
         private LongSupplier nanoTime = System::nanoTime;
         private Sleeper sleeper = Sleeper.SYSTEM;
+        private dev.tollgate.config.PropertySource reloadFrom;
 
         private Builder(TollgateSettings settings) {
             if (settings == null) {
@@ -172,6 +179,15 @@ public final class Tollgate implements RateLimits, ConcurrencyLimits, AutoClosea
         /** How a waiting call ({@code maxWait}) waits; default {@link Sleeper#SYSTEM}. */
         public Builder sleeper(Sleeper newSleeper) {
             this.sleeper = newSleeper;
+            return this;
+        }
+
+        /**
+         * Where the settings came from, to read them again when {@code tollgate.config.file} changes;
+         * default none (the limits change only with a new Tollgate).
+         */
+        public Builder reloadFrom(dev.tollgate.config.PropertySource source) {
+            this.reloadFrom = source;
             return this;
         }
 
@@ -228,7 +244,18 @@ public final class Tollgate implements RateLimits, ConcurrencyLimits, AutoClosea
                         "no limit named '" + name + "' is configured (tollgate.limits." + name + ".capacity)"));
     }
 
-    /** The settings it was built from. */
+    /** The reloader of {@code tollgate.config.file}, for tests that drive it; null without one. */
+    LimitsReloader reloader() {
+        return reloader;
+    }
+
+    /** Puts {@code next}'s limits in force; every held denial is forgotten, since a limit may have grown. */
+    private void swapLimits(TollgateSettings next) {
+        settings = settings.withLimits(next.limits());
+        limiter.forgetDenials(null);
+    }
+
+    /** The settings in force: those it was built from, with the limits last reloaded. */
     public TollgateSettings settings() {
         return settings;
     }
@@ -293,6 +320,9 @@ public final class Tollgate implements RateLimits, ConcurrencyLimits, AutoClosea
     /** Stops lock keep-alives, the probe and the workers, and closes the Redis client. */
     @Override
     public void close() {
+        if (reloader != null) {
+            reloader.close();
+        }
         operations.close();
         concurrency.close();
         backend.close();
