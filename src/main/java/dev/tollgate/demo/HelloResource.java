@@ -60,6 +60,14 @@ public class HelloResource {
         return "hello\n";
     }
 
+    /** Under {@code demo-reload}, whose capacity the tests change in {@code tollgate.config.file} while it runs. */
+    @GET
+    @Path("/reload")
+    @RateLimited("demo-reload")
+    public String reload() {
+        return "hello\n";
+    }
+
     /** The same, unlimited: the baseline for the filter's cost. */
     @GET
     @Path("/unlimited")
