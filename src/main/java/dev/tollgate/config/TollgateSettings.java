@@ -3,6 +3,7 @@ package dev.tollgate.config;
 import dev.tollgate.concurrency.ConcurrencySpec;
 import dev.tollgate.guard.GuardSettings;
 import dev.tollgate.ratelimit.LimitSpec;
+import dev.tollgate.ratelimit.Plans;
 import dev.tollgate.redis.RedisUrl;
 import java.time.Duration;
 import java.util.Map;
@@ -21,6 +22,7 @@ import java.util.Optional;
  * @param concurrency the configured concurrency limits by name
  * @param localDenials how many denied keys each server holds until their retry-after, answering their
  *     calls without Redis ({@code tollgate.local-denials}); 0: none
+ * @param plans the plans of the limits that have them, by limit name
  * @param admin the operator resource and console
  * @param reload where limits are re-read from while the application runs
  */
@@ -32,21 +34,55 @@ public record TollgateSettings(
         HttpSettings http,
         Map<String, ConcurrencySpec> concurrency,
         int localDenials,
+        Map<String, Plans> plans,
         AdminSettings admin,
         ReloadSettings reload) {
 
     public TollgateSettings {
-        if (redisUrl == null || guard == null || limits == null || http == null || concurrency == null) {
-            throw new IllegalArgumentException("redisUrl, guard, limits, http and concurrency are required");
+        if (redisUrl == null
+                || guard == null
+                || limits == null
+                || http == null
+                || concurrency == null
+                || plans == null) {
+            throw new IllegalArgumentException("redisUrl, guard, limits, http, concurrency and plans are required");
         }
         limits = Map.copyOf(limits);
         concurrency = Map.copyOf(concurrency);
+        plans = Map.copyOf(plans);
         if (admin == null || reload == null) {
             throw new IllegalArgumentException("admin and reload are required");
         }
         if (localDenials < 0) {
             throw new IllegalArgumentException("localDenials must be >= 0, but was " + localDenials);
         }
+    }
+
+    /** Without plans. */
+    public TollgateSettings(
+            Optional<RedisUrl> redisUrl,
+            GuardSettings guard,
+            boolean failOpen,
+            Map<String, LimitSpec> limits,
+            HttpSettings http,
+            Map<String, ConcurrencySpec> concurrency,
+            int localDenials) {
+        this(
+                redisUrl,
+                guard,
+                failOpen,
+                limits,
+                http,
+                concurrency,
+                localDenials,
+                Map.of(),
+                AdminSettings.disabled(),
+                ReloadSettings.none());
+    }
+
+    /** The plans of the limit named {@code name}, if it has them. */
+    public Optional<Plans> plans(String name) {
+        return Optional.ofNullable(plans.get(name));
     }
 
     /** With the default of {@code tollgate.local-denials}. */
@@ -57,16 +93,7 @@ public record TollgateSettings(
             Map<String, LimitSpec> limits,
             HttpSettings http,
             Map<String, ConcurrencySpec> concurrency) {
-        this(
-                redisUrl,
-                guard,
-                failOpen,
-                limits,
-                http,
-                concurrency,
-                SettingsReader.DEFAULT_LOCAL_DENIALS,
-                AdminSettings.disabled(),
-                ReloadSettings.none());
+        this(redisUrl, guard, failOpen, limits, http, concurrency, SettingsReader.DEFAULT_LOCAL_DENIALS);
     }
 
     /** Without concurrency limits. */
@@ -101,12 +128,12 @@ public record TollgateSettings(
     /** These settings with other guard settings, e.g. a breaker that never opens. */
     public TollgateSettings withGuard(GuardSettings newGuard) {
         return new TollgateSettings(
-                redisUrl, newGuard, failOpen, limits, http, concurrency, localDenials, admin, reload);
+                redisUrl, newGuard, failOpen, limits, http, concurrency, localDenials, plans, admin, reload);
     }
 
-    /** These settings with other limits: what a reload changes, and all it may change. */
-    public TollgateSettings withLimits(Map<String, LimitSpec> newLimits) {
+    /** These settings with other limits and plans: what a reload changes, and all it may change. */
+    public TollgateSettings withLimits(Map<String, LimitSpec> newLimits, Map<String, Plans> newPlans) {
         return new TollgateSettings(
-                redisUrl, guard, failOpen, newLimits, http, concurrency, localDenials, admin, reload);
+                redisUrl, guard, failOpen, newLimits, http, concurrency, localDenials, newPlans, admin, reload);
     }
 }

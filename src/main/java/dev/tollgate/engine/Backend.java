@@ -77,7 +77,8 @@ record Backend(
                     lost,
                     clock);
         }
-        RedisGuard single = RedisGuards.forLink(redis, new ExecutorCaller(gs, breaker.get()), gs.probeInterval());
+        RedisGuard single =
+                RedisGuards.forLink(redis, new ExecutorCaller(gs, breaker.get(), redis.lane()), gs.probeInterval());
         single.warmUp();
         return onRedis(redis, single, lost, clock);
     }

@@ -70,6 +70,9 @@ final class LimitsReloader implements AutoCloseable {
         }
         TollgateSettings next = r.settings().orElseThrow();
         List<String> diff = diff(before.limits(), next.limits());
+        if (!before.plans().equals(next.plans())) {
+            diff.add("plans " + before.plans().keySet() + " -> " + next.plans().keySet());
+        }
         if (!diff.isEmpty()) {
             swap.accept(next);
             LOG.info(() -> "Tollgate: limits reloaded from " + file + ": " + String.join("; ", diff));
@@ -81,7 +84,7 @@ final class LimitsReloader implements AutoCloseable {
         Set<String> removed = new TreeSet<>(before.limits().keySet());
         removed.removeAll(next.limits().keySet());
         removed.forEach(n -> out.add("limit '" + n + "' is gone: removing a limit needs a redeploy"));
-        if (!next.withLimits(before.limits()).equals(before)) {
+        if (!next.withLimits(before.limits(), before.plans()).equals(before)) {
             out.add("settings other than tollgate.limits.* changed: they take a redeploy");
         }
         return out;

@@ -9,8 +9,22 @@ public interface DecisionListener {
     /** {@code nanos}: how long the check took, store and guard included. */
     void onDecision(LimitSpec limit, Decision decision, long nanos);
 
+    /**
+     * One limit's part of an admission ({@link RateLimiter#admit}), with the plan it was spent under;
+     * by default {@link #onDecision}.
+     */
+    default void onCharged(Charged charged, long nanos) {
+        onDecision(charged.charge().limit(), charged.decision(), nanos);
+    }
+
     /** A waiting call reserved its tokens and waits {@code wait} for them before it runs. */
     default void onWait(LimitSpec limit, java.time.Duration wait) {}
+
+    /**
+     * Tokens an allowed call took were given back (a call denied by another of its limits, an outcome
+     * not counted); {@code given} false when the store could not be asked, and the tokens stay spent.
+     */
+    default void onRefund(LimitSpec limit, boolean given) {}
 
     /**
      * The store could not be asked and the limit's local fallback decided (an in-process bucket of this

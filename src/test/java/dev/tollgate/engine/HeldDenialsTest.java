@@ -116,7 +116,9 @@ class HeldDenialsTest {
             t.check("bucket", "warm-up");
             resetStatistics();
             assertEquals(5, flood(t, "bucket", 200));
-            assertEquals(200, evalCalls());
+            long calls = evalCalls();
+            // Every call asks; the guard's background warm-up may add a script call of its own.
+            assertTrue(calls >= 200 && calls <= 202, calls + " scripts for 200 calls");
             assertEquals(0, held.get());
         }
     }
