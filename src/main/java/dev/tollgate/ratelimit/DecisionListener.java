@@ -38,7 +38,7 @@ public interface DecisionListener {
      */
     default void onHeldDenial(LimitSpec limit) {}
 
-    /** Tells {@code first}, then {@code second}, of everything. */
+    /** Tells {@code first}, then {@code second}, of everything (a method added here must be added there too). */
     static DecisionListener both(DecisionListener first, DecisionListener second) {
         return new DecisionListener() {
             @Override
@@ -51,6 +51,18 @@ public interface DecisionListener {
             public void onWait(LimitSpec limit, java.time.Duration wait) {
                 first.onWait(limit, wait);
                 second.onWait(limit, wait);
+            }
+
+            @Override
+            public void onCharged(Charged charged, long nanos) {
+                first.onCharged(charged, nanos);
+                second.onCharged(charged, nanos);
+            }
+
+            @Override
+            public void onRefund(LimitSpec limit, boolean given) {
+                first.onRefund(limit, given);
+                second.onRefund(limit, given);
             }
 
             @Override
