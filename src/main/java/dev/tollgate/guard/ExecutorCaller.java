@@ -20,7 +20,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * connection is idle, until one succeeds. So the breaker sees every failure and, between two failures,
  * at least the first success: a breaker that opens on N failures in a row (Fault Tolerance's {@code
  * failureRatio=1}, the default) opens on exactly the same calls as if it saw them all, and its
- * half-open trial, delay and timeout are its own. Failures on this thread are counted before the call
+ * half-open trial, delay and timeout are its own. A breaker configured otherwise ({@link
+ * Breaker#needsEverySuccess}) is shown every call, still on this thread. Failures on this thread are counted before the call
  * returns, so the next call already finds the breaker open. A pool that stays full ({@link
  * StoreSaturatedException}) is load, never shown to the breaker.
  *
@@ -38,6 +39,7 @@ public final class ExecutorCaller implements BoundedCaller {
     private final long budgetNanos;
     private final Breaker breaker;
     private final DirectLane lane;
+    private final boolean everySuccess;
 
     /** False from a failure until a call through the breaker succeeds: meanwhile the breaker sees every call. */
     private volatile boolean lastRecordedSuccess = true;
@@ -52,6 +54,7 @@ public final class ExecutorCaller implements BoundedCaller {
         this.budgetNanos = settings.budget().toNanos();
         this.breaker = breaker;
         this.lane = lane;
+        this.everySuccess = breaker.needsEverySuccess();
         AtomicInteger n = new AtomicInteger();
         this.workers = new ThreadPoolExecutor(
                 settings.workers(),
@@ -82,7 +85,7 @@ public final class ExecutorCaller implements BoundedCaller {
             return succeeded(onWorker(call));
         }
         try (lease) {
-            if (!lastRecordedSuccess) {
+            if (!lastRecordedSuccess || everySuccess) {
                 return succeeded(breaker.call(() -> lease.run(call)));
             }
             try {
