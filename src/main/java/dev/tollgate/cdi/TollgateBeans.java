@@ -1,6 +1,7 @@
 package dev.tollgate.cdi;
 
 import dev.tollgate.ConcurrencyLimits;
+import dev.tollgate.RateLimitAdmin;
 import dev.tollgate.RateLimits;
 import dev.tollgate.counter.Counters;
 import dev.tollgate.lock.DistributedLock;
@@ -33,6 +34,12 @@ public class TollgateBeans {
     @Singleton
     RateLimits rateLimits() {
         return runtime.tollgate();
+    }
+
+    @Produces
+    @Singleton
+    RateLimitAdmin rateLimitAdmin() {
+        return runtime.tollgate().admin();
     }
 
     @Produces

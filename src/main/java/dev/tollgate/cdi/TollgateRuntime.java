@@ -48,8 +48,10 @@ public class TollgateRuntime {
 
     private synchronized Tollgate buildOnce() {
         if (tollgate == null) {
-            TollgateSettings settings = SettingsReader.read(new MicroProfilePropertySource(ConfigProvider.getConfig()));
+            MicroProfilePropertySource source = new MicroProfilePropertySource(ConfigProvider.getConfig());
+            TollgateSettings settings = SettingsReader.read(source);
             Tollgate built = Tollgate.builder(settings)
+                    .reloadFrom(source)
                     .breaker(() -> new MicroProfileBreaker(faultTolerance))
                     .listener(metrics)
                     .lockLost(lockLost)

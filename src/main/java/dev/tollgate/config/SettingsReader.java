@@ -46,6 +46,10 @@ public final class SettingsReader {
     public static final String LOCAL_FALLBACK = "tollgate.local-fallback";
     public static final String LOCAL_FALLBACK_SERVERS = "tollgate.local-fallback-servers";
     public static final String LOCAL_DENIALS = "tollgate.local-denials";
+    public static final String ADMIN_ENABLED = "tollgate.admin.enabled";
+    public static final String ADMIN_ROLE = "tollgate.admin.role";
+    public static final String CONFIG_FILE = "tollgate.config.file";
+    public static final String CONFIG_INTERVAL = "tollgate.config.interval";
     /** A limit's shadow candidate: {@code tollgate.limits.<name>.shadow.<setting>}. */
     public static final String SHADOW = "shadow.";
 
@@ -63,7 +67,11 @@ public final class SettingsReader {
             MODE,
             LOCAL_FALLBACK,
             LOCAL_FALLBACK_SERVERS,
-            LOCAL_DENIALS);
+            LOCAL_DENIALS,
+            ADMIN_ENABLED,
+            ADMIN_ROLE,
+            CONFIG_FILE,
+            CONFIG_INTERVAL);
 
     static final Duration DEFAULT_TIMEOUT = Duration.ofMillis(GuardSettings.DEFAULT_BUDGET_MILLIS);
     static final int DEFAULT_POOL_SIZE = GuardSettings.DEFAULT_WORKERS;
@@ -118,9 +126,13 @@ public final class SettingsReader {
         }
     }
 
-    /** Reads every setting and reports every problem; see {@link Reading}. */
+    /**
+     * Reads every setting and reports every problem; see {@link Reading}. The limits of {@code
+     * tollgate.config.file}, when set, outrank every other source.
+     */
     public static Reading check(PropertySource source) {
         SettingsReader reader = new SettingsReader(source);
+        reader.overlayLimitsFile();
         TollgateSettings settings = reader.readAll();
         return new Reading(
                 reader.errors.isEmpty() ? Optional.of(settings) : Optional.empty(),
@@ -129,6 +141,31 @@ public final class SettingsReader {
                 settings.limits(),
                 reader.concurrencyNames);
     }
+
+    private ReloadSettings reload = ReloadSettings.none();
+
+    /** Puts the limits file's settings over every other source (the name and interval from the others). */
+    private void overlayLimitsFile() {
+        java.time.Duration interval =
+                value(CONFIG_INTERVAL, ReloadSettings.DEFAULT_INTERVAL, Durations::parse, INTERVAL_RULE);
+        if (interval.compareTo(java.time.Duration.ofMillis(100)) < 0
+                || interval.compareTo(java.time.Duration.ofHours(1)) > 0) {
+            error(CONFIG_INTERVAL, source.get(CONFIG_INTERVAL).orElse("").trim(), INTERVAL_RULE);
+            interval = ReloadSettings.DEFAULT_INTERVAL;
+        }
+        Optional<String> file = source.get(CONFIG_FILE).map(String::trim).filter(f -> !f.isEmpty());
+        if (file.isEmpty()) {
+            reload = new ReloadSettings(Optional.empty(), interval);
+            return;
+        }
+        java.nio.file.Path path = java.nio.file.Path.of(file.get());
+        LimitsFile.Read read = LimitsFile.read(path);
+        errors.addAll(read.problems());
+        source = LimitsFile.over(source, read.values());
+        reload = new ReloadSettings(Optional.of(path), interval);
+    }
+
+    private static final String INTERVAL_RULE = "a duration from 100ms to 1h such as 5s";
 
     /** Every setting, with each bad value's default in its place; {@link #errors} lists what was bad. */
     private TollgateSettings readAll() {
@@ -153,7 +190,16 @@ public final class SettingsReader {
         }
         Map<String, Plans> plans = PlanSettings.read(source, limitNames, limits, errors);
         return new TollgateSettings(
-                url, GuardSettings.defaults(budget, pool), failOpen, limits, http, concurrency, denials, plans);
+                url,
+                GuardSettings.defaults(budget, pool),
+                failOpen,
+                limits,
+                http,
+                concurrency,
+                denials,
+                plans,
+                readAdmin(),
+                reload);
     }
 
     /**
@@ -290,6 +336,21 @@ public final class SettingsReader {
             return Optional.empty();
         }
         return Optional.of(new LimitSpec(policy, algorithm, key, failOpen));
+    }
+
+    private AdminSettings readAdmin() {
+        boolean enabled = value(ADMIN_ENABLED, false, SettingsReader::bool, "true or false");
+        String role = value(
+                ADMIN_ROLE,
+                AdminSettings.DEFAULT_ROLE,
+                r -> {
+                    if (!AdminSettings.ROLE.matcher(r).matches()) {
+                        throw new IllegalArgumentException();
+                    }
+                    return r;
+                },
+                "a security role name: 1-64 letters, digits, '_', '.' or '-'");
+        return new AdminSettings(enabled, role);
     }
 
     private static final String DENIALS_RULE = "a whole number from 0 (off) to 10000000";

@@ -23,6 +23,8 @@ import java.util.Optional;
  * @param localDenials how many denied keys each server holds until their retry-after, answering their
  *     calls without Redis ({@code tollgate.local-denials}); 0: none
  * @param plans the plans of the limits that have them, by limit name
+ * @param admin the operator resource and console
+ * @param reload where limits are re-read from while the application runs
  */
 public record TollgateSettings(
         Optional<RedisUrl> redisUrl,
@@ -32,7 +34,9 @@ public record TollgateSettings(
         HttpSettings http,
         Map<String, ConcurrencySpec> concurrency,
         int localDenials,
-        Map<String, Plans> plans) {
+        Map<String, Plans> plans,
+        AdminSettings admin,
+        ReloadSettings reload) {
 
     public TollgateSettings {
         if (redisUrl == null
@@ -46,6 +50,9 @@ public record TollgateSettings(
         limits = Map.copyOf(limits);
         concurrency = Map.copyOf(concurrency);
         plans = Map.copyOf(plans);
+        if (admin == null || reload == null) {
+            throw new IllegalArgumentException("admin and reload are required");
+        }
         if (localDenials < 0) {
             throw new IllegalArgumentException("localDenials must be >= 0, but was " + localDenials);
         }
@@ -60,7 +67,17 @@ public record TollgateSettings(
             HttpSettings http,
             Map<String, ConcurrencySpec> concurrency,
             int localDenials) {
-        this(redisUrl, guard, failOpen, limits, http, concurrency, localDenials, Map.of());
+        this(
+                redisUrl,
+                guard,
+                failOpen,
+                limits,
+                http,
+                concurrency,
+                localDenials,
+                Map.of(),
+                AdminSettings.disabled(),
+                ReloadSettings.none());
     }
 
     /** The plans of the limit named {@code name}, if it has them. */
@@ -110,6 +127,13 @@ public record TollgateSettings(
 
     /** These settings with other guard settings, e.g. a breaker that never opens. */
     public TollgateSettings withGuard(GuardSettings newGuard) {
-        return new TollgateSettings(redisUrl, newGuard, failOpen, limits, http, concurrency, localDenials, plans);
+        return new TollgateSettings(
+                redisUrl, newGuard, failOpen, limits, http, concurrency, localDenials, plans, admin, reload);
+    }
+
+    /** These settings with other limits and plans: what a reload changes, and all it may change. */
+    public TollgateSettings withLimits(Map<String, LimitSpec> newLimits, Map<String, Plans> newPlans) {
+        return new TollgateSettings(
+                redisUrl, guard, failOpen, newLimits, http, concurrency, localDenials, newPlans, admin, reload);
     }
 }

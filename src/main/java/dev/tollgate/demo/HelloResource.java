@@ -58,6 +58,22 @@ public class HelloResource {
         return "hello\n";
     }
 
+    /** Under a shadow limit ({@code demo-shadow}): never denied; past 3 a minute, counted as would_deny. */
+    @GET
+    @Path("/shadow")
+    @RateLimited("demo-shadow")
+    public String shadow() {
+        return "hello\n";
+    }
+
+    /** Under {@code demo-reload}, whose capacity the tests change in {@code tollgate.config.file} while it runs. */
+    @GET
+    @Path("/reload")
+    @RateLimited("demo-reload")
+    public String reload() {
+        return "hello\n";
+    }
+
     /** The same, unlimited: the baseline for the filter's cost. */
     @GET
     @Path("/unlimited")

@@ -4,6 +4,7 @@ import dev.tollgate.ConcurrencyLimits;
 import dev.tollgate.Decision;
 import dev.tollgate.LimitPolicy;
 import dev.tollgate.Permit;
+import dev.tollgate.RateLimitAdmin;
 import dev.tollgate.RateLimits;
 import dev.tollgate.TollgateConfigException;
 import dev.tollgate.concurrency.ConcurrencyLimiter;
@@ -58,12 +59,17 @@ public final class Tollgate implements RateLimits, ConcurrencyLimits, AutoClosea
 
     private static final Logger LOG = Logger.getLogger(Tollgate.class.getName());
 
-    private final TollgateSettings settings;
+    /** Swapped whole when the limits are reloaded ({@code tollgate.config.file}); read once per check. */
+    private volatile TollgateSettings settings;
+
+    private final LimitsReloader reloader;
     private final ClientAddresses clientAddresses;
     private final Backend backend;
     private final RateLimiter limiter;
     private final ConcurrencyLimiter concurrency;
     private final Sleeper sleeper;
+    private final Operations operations;
+    private final Activity activity;
 
     private Tollgate(Builder b) {
         this.settings = b.settings;
@@ -86,9 +92,19 @@ public final class Tollgate implements RateLimits, ConcurrencyLimits, AutoClosea
         DeniedCache denials = url.isPresent() && settings.localDenials() > 0
                 ? DeniedCache.of(settings.localDenials(), b.nanoTime)
                 : null;
+        this.activity = new Activity(b.nanoTime);
         this.limiter = new RateLimiter(
-                backend.stores(), backend.localStores(), denials, backend.guard(), b.listener, b.nanoTime);
+                backend.stores(),
+                backend.localStores(),
+                denials,
+                backend.guard(),
+                DecisionListener.both(activity, b.listener),
+                b.nanoTime);
         this.sleeper = b.sleeper;
+        this.operations = new Operations(this::limit, backend.stores(), backend.guard(), limiter, backend.redis());
+        this.reloader = settings.reload().file().isPresent() && b.reloadFrom != null
+                ? new LimitsReloader(settings, b.reloadFrom, () -> this.settings, this::swapLimits)
+                : null;
         this.concurrency = new ConcurrencyLimiter(backend.concurrency(), backend.guard(), b.concurrencyListener);
     }
 
@@ -112,6 +128,7 @@ public final class Tollgate implements RateLimits, ConcurrencyLimits, AutoClosea
         private MicrosClock clock = MicrosClock.system();
         private LongSupplier nanoTime = System::nanoTime;
         private Sleeper sleeper = Sleeper.SYSTEM;
+        private dev.tollgate.config.PropertySource reloadFrom;
 
         private Builder(TollgateSettings settings) {
             if (settings == null) {
@@ -163,6 +180,15 @@ public final class Tollgate implements RateLimits, ConcurrencyLimits, AutoClosea
         /** How a waiting call ({@code maxWait}) waits; default {@link Sleeper#SYSTEM}. */
         public Builder sleeper(Sleeper newSleeper) {
             this.sleeper = newSleeper;
+            return this;
+        }
+
+        /**
+         * Where the settings came from, to read them again when {@code tollgate.config.file} changes;
+         * default none (the limits change only with a new Tollgate).
+         */
+        public Builder reloadFrom(dev.tollgate.config.PropertySource source) {
+            this.reloadFrom = source;
             return this;
         }
 
@@ -238,7 +264,18 @@ public final class Tollgate implements RateLimits, ConcurrencyLimits, AutoClosea
         return new LimitPolicy(name, p.capacity(), p.refillTokens(), p.refillPeriod(), p.cost());
     }
 
-    /** The settings it was built from. */
+    /** The reloader of {@code tollgate.config.file}, for tests that drive it; null without one. */
+    LimitsReloader reloader() {
+        return reloader;
+    }
+
+    /** Puts {@code next}'s limits in force; every held denial is forgotten, since a limit may have grown. */
+    private void swapLimits(TollgateSettings next) {
+        settings = settings.withLimits(next.limits(), next.plans());
+        limiter.forgetDenials(null);
+    }
+
+    /** The settings in force: those it was built from, with the limits last reloaded. */
     public TollgateSettings settings() {
         return settings;
     }
@@ -264,6 +301,22 @@ public final class Tollgate implements RateLimits, ConcurrencyLimits, AutoClosea
         return backend.locks();
     }
 
+    /** What an operator does to a client's bucket: peek, reset. */
+    public RateLimitAdmin admin() {
+        return operations;
+    }
+
+    /**
+     * What this server's limits decided in the last five minutes, per limit: 30 slots of 10 s, oldest
+     * first, each the counts of {@link #ACTIVITY_OUTCOMES}.
+     */
+    public java.util.Map<String, java.util.List<long[]>> recentActivity() {
+        return activity.recent();
+    }
+
+    /** The outcomes of {@link #recentActivity()}'s counts, in order. */
+    public static final java.util.List<String> ACTIVITY_OUTCOMES = Activity.OUTCOMES;
+
     /** Who a client is, by the HTTP settings. */
     public ClientAddresses clientAddresses() {
         return clientAddresses;
@@ -287,6 +340,10 @@ public final class Tollgate implements RateLimits, ConcurrencyLimits, AutoClosea
     /** Stops lock keep-alives, the probe and the workers, and closes the Redis client. */
     @Override
     public void close() {
+        if (reloader != null) {
+            reloader.close();
+        }
+        operations.close();
         concurrency.close();
         backend.close();
     }

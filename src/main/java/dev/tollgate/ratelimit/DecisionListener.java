@@ -38,5 +38,46 @@ public interface DecisionListener {
      */
     default void onHeldDenial(LimitSpec limit) {}
 
+    /** Tells {@code first}, then {@code second}, of everything (a method added here must be added there too). */
+    static DecisionListener both(DecisionListener first, DecisionListener second) {
+        return new DecisionListener() {
+            @Override
+            public void onDecision(LimitSpec limit, Decision decision, long nanos) {
+                first.onDecision(limit, decision, nanos);
+                second.onDecision(limit, decision, nanos);
+            }
+
+            @Override
+            public void onWait(LimitSpec limit, java.time.Duration wait) {
+                first.onWait(limit, wait);
+                second.onWait(limit, wait);
+            }
+
+            @Override
+            public void onCharged(Charged charged, long nanos) {
+                first.onCharged(charged, nanos);
+                second.onCharged(charged, nanos);
+            }
+
+            @Override
+            public void onRefund(LimitSpec limit, boolean given) {
+                first.onRefund(limit, given);
+                second.onRefund(limit, given);
+            }
+
+            @Override
+            public void onLocalDecision(LimitSpec limit, Decision decision) {
+                first.onLocalDecision(limit, decision);
+                second.onLocalDecision(limit, decision);
+            }
+
+            @Override
+            public void onHeldDenial(LimitSpec limit) {
+                first.onHeldDenial(limit);
+                second.onHeldDenial(limit);
+            }
+        };
+    }
+
     DecisionListener NONE = (limit, decision, nanos) -> {};
 }

@@ -70,6 +70,11 @@ public final class InProcessRateLimitStore implements RateLimitStore {
     }
 
     @Override
+    public boolean forget(String storeKey) {
+        return kept.entries().update(storeKey, (live, now) -> new ExpiringMap.Updated<>(null, live != null));
+    }
+
+    @Override
     public Spent spend(LimitPolicy policy, String storeKey) {
         return kept.spend(policy, storeKey);
     }

@@ -33,6 +33,24 @@ public interface RateLimitStore extends AutoCloseable {
     }
 
     /**
+     * What a call would be told now, spending nothing and writing nothing: for operators.
+     *
+     * @return empty when this store cannot tell without changing the state
+     * @throws StoreUnavailableException when the store cannot be asked
+     */
+    default java.util.Optional<Decision> peek(LimitPolicy policy, String storeKey) {
+        return java.util.Optional.empty();
+    }
+
+    /**
+     * Forgets the bucket or window at {@code storeKey}: the next call finds it full.
+     *
+     * @return whether there was one
+     * @throws StoreUnavailableException when the store cannot be asked
+     */
+    boolean forget(String storeKey);
+
+    /**
      * Like {@link #tryConsume}, and says what {@link #refund} needs to give an allowed call's tokens back.
      *
      * @throws StoreUnavailableException when the store cannot be asked

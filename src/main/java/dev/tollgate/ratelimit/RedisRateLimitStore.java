@@ -30,6 +30,7 @@ public final class RedisRateLimitStore implements RateLimitStore {
     }
 
     private static final LuaScript RESERVE = LuaScript.named("token-bucket-reserve");
+    private static final LuaScript PEEK = LuaScript.named("peek");
 
     private static final Map<Algorithm, LuaScript> REFUNDS = new EnumMap<>(Algorithm.class);
 
@@ -124,6 +125,34 @@ public final class RedisRateLimitStore implements RateLimitStore {
         }
         List<?> r = (List<?>) reply;
         return Reservation.ofMicros((Long) r.get(0) == 1L, (Long) r.get(1), (Long) r.get(2), (Long) r.get(3));
+    }
+
+    @Override
+    public java.util.Optional<Decision> peek(LimitPolicy p, String storeKey) {
+        List<String> args = List.of(
+                algorithm.keyCode(),
+                Long.toString(p.capacity()),
+                Long.toString(algorithm == Algorithm.TOKEN_BUCKET ? p.refillTokens() : p.capacity()),
+                Long.toString(p.refillPeriodMicros()),
+                Long.toString(p.cost()));
+        Object reply;
+        try {
+            reply = redis.eval(PEEK, List.of(storeKey), args);
+        } catch (JedisException e) {
+            throw new StoreUnavailableException("Redis did not answer a peek at limit '" + p.name() + "'", e);
+        }
+        List<?> r = (List<?>) reply;
+        return java.util.Optional.of(
+                Decision.ofMicros((Long) r.get(0) == 1L, (Long) r.get(1), (Long) r.get(2), (Long) r.get(3)));
+    }
+
+    @Override
+    public boolean forget(String storeKey) {
+        try {
+            return redis.jedis().del(storeKey) > 0;
+        } catch (JedisException e) {
+            throw new StoreUnavailableException("Redis did not forget a bucket", e);
+        }
     }
 
     /** The script's arguments: {@code capacity, refill tokens, period us, cost}; a window's {@code limit, window us, cost}. */

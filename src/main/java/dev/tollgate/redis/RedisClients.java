@@ -124,9 +124,9 @@ public final class RedisClients {
 
     static GenericObjectPoolConfig<Connection> poolConfig(RedisSettings settings) {
         GenericObjectPoolConfig<Connection> pool = new GenericObjectPoolConfig<>();
-        // One more than the workers use: a lock that waits for release notices keeps one connection
-        // subscribed for as long as the application runs.
-        pool.setMaxTotal(settings.poolSize() + 1);
+        // Two more than the workers use, each subscribed for as long as the application runs: the release
+        // notices waiting locks listen to, and operators' resets (engine.Operations).
+        pool.setMaxTotal(settings.poolSize() + 2);
         pool.setMaxIdle(settings.poolSize());
         pool.setMinIdle(0);
         // Waiting for a free connection is part of the same budget; nothing queues behind a hung Redis.

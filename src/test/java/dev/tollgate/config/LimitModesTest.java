@@ -106,4 +106,16 @@ class LimitModesTest {
         String e = error("tollgate.local-denials", "-1");
         assertTrue(e.contains("tollgate.local-denials=-1 (expected a whole number from 0 (off) to 10000000)"), e);
     }
+
+    @Test
+    void theAdminResourceIsOffUnlessEnabledAndItsRoleIsANameNotAnExpression() {
+        assertEquals(AdminSettings.disabled(), read().admin());
+        assertEquals(
+                new AdminSettings(true, "ops"),
+                read("tollgate.admin.enabled", "true", "tollgate.admin.role", "ops")
+                        .admin());
+        String e = error("tollgate.admin.enabled", "on", "tollgate.admin.role", "a b");
+        assertTrue(e.contains("tollgate.admin.enabled=on (expected true or false)"), e);
+        assertTrue(e.contains("tollgate.admin.role=a b (expected a security role name"), e);
+    }
 }

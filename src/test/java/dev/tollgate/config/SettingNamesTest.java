@@ -166,7 +166,10 @@ class SettingNamesTest {
     }
 
     @Test
-    void everyGlobalSettingFromTheEnvironment() {
+    void everyGlobalSettingFromTheEnvironment() throws java.io.IOException {
+        java.nio.file.Path limitsFile = java.nio.file.Files.createTempFile("tollgate-limits", ".properties");
+        java.nio.file.Files.writeString(limitsFile, "tollgate.limits.demo.refill-tokens=7\n");
+        limitsFile.toFile().deleteOnExit();
         TollgateSettings s = read(
                 demo(),
                 "TOLLGATE_REDIS_URL",
@@ -194,7 +197,15 @@ class SettingNamesTest {
                 "TOLLGATE_LOCAL_FALLBACK_SERVERS",
                 "2",
                 "TOLLGATE_LOCAL_DENIALS",
-                "77");
+                "77",
+                "TOLLGATE_ADMIN_ENABLED",
+                "true",
+                "TOLLGATE_ADMIN_ROLE",
+                "ops",
+                "TOLLGATE_CONFIG_FILE",
+                limitsFile.toString(),
+                "TOLLGATE_CONFIG_INTERVAL",
+                "2s");
         assertEquals(Optional.of(RedisUrl.parse("redis://u:pw@redis_cache:6380/1")), s.redisUrl());
         assertEquals(Duration.ofMillis(300), s.budget());
         assertEquals(4, s.poolSize());
@@ -212,7 +223,13 @@ class SettingNamesTest {
         assertEquals(dev.tollgate.ratelimit.LimitMode.SHADOW, demo.mode(), "TOLLGATE_MODE");
         assertEquals(5, demo.localFallback().capacity(), "TOLLGATE_LOCAL_FALLBACK and _SERVERS");
         assertEquals(77, s.localDenials(), "TOLLGATE_LOCAL_DENIALS");
-        assertEquals(SettingsReader.GLOBAL.size(), 13, "a new setting needs a line here");
+        assertEquals(new AdminSettings(true, "ops"), s.admin(), "TOLLGATE_ADMIN_ENABLED and _ROLE");
+        assertEquals(
+                new ReloadSettings(java.util.Optional.of(limitsFile), Duration.ofSeconds(2)),
+                s.reload(),
+                "TOLLGATE_CONFIG_FILE and _INTERVAL");
+        assertEquals(7, s.limit("demo").orElseThrow().policy().refillTokens(), "the file's value outranks");
+        assertEquals(SettingsReader.GLOBAL.size(), 17, "a new setting needs a line here");
     }
 
     @Test

@@ -1,0 +1,74 @@
+-- What a call would be told now, without spending or writing anything: for an operator, never for a
+-- decision. Reads the state the algorithm's script writes and applies the same rules, clocked by TIME.
+-- KEYS[1]  the bucket or window (token-bucket.lua, fixed-window.lua, sliding-window.lua)
+-- ARGV[1]  tb, fw or sw
+-- ARGV[2]  capacity (the limit of a window), 1..2^53
+-- ARGV[3]  tokens added per period (token bucket; 0: never refills), 0..2^53
+-- ARGV[4]  the period or window, in microseconds, 1..2^53
+-- ARGV[5]  cost of one call, 1..capacity
+-- Returns  {would allow 1|0, whole tokens left, retry-after us, until-full us}; -1 means never.
+local MAX = 9007199254740992
+local function whole(v, lo, hi)
+  local n = tonumber(v)
+  if n and n == math.floor(n) and n >= lo and n <= hi then return n end
+end
+local key = KEYS[1]
+local kind = ARGV[1]
+local capacity = whole(ARGV[2], 1, MAX)
+local refill = whole(ARGV[3], 0, MAX)
+local period = whole(ARGV[4], 1, MAX)
+local cost = capacity and whole(ARGV[5], 1, capacity)
+if not (capacity and refill and period and cost and (kind == 'tb' or kind == 'fw' or kind == 'sw')) then
+  return redis.error_reply('ERR tollgate peek: bad arguments ' .. table.concat(ARGV, ' '))
+end
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000000 + tonumber(t[2])
+
+if kind == 'tb' then
+  local state = redis.call('HMGET', key, 'tokens', 'ts')
+  local tokens = tonumber(state[1])
+  local ts = tonumber(state[2])
+  if not (tokens and ts and tokens >= 0 and tokens <= MAX and ts >= 0 and ts <= MAX) then
+    tokens = capacity
+    ts = now
+  end
+  local ahead = math.max(0, ts - now)
+  if now > ts and refill > 0 then
+    tokens = tokens + (now - ts) * refill / period
+  end
+  tokens = math.min(capacity, tokens)
+  local function until_holding(n)
+    if tokens >= n then return 0 end
+    if refill == 0 then return -1 end
+    return math.min(MAX, ahead + math.ceil((n - tokens) * period / refill))
+  end
+  return {tokens >= cost and 1 or 0, math.floor(tokens), until_holding(cost), until_holding(capacity)}
+end
+
+if kind == 'fw' then
+  local state = redis.call('HMGET', key, 'e', 'n')
+  local e = tonumber(state[1])
+  local n = tonumber(state[2])
+  if not (e and n and n >= 0 and n <= MAX and e > now and e - now <= period) then
+    return {1, capacity, 0, 0}
+  end
+  local ends_in = e - now
+  if n + cost > capacity then
+    return {0, math.max(0, capacity - n), ends_in, ends_in}
+  end
+  return {1, capacity - n, 0, ends_in}
+end
+
+local from = string.format('%d', now - period)
+local count = redis.call('ZCOUNT', key, '(' .. from, '+inf')
+if count == 0 then
+  return {1, capacity, 0, 0}
+end
+local last = redis.call('ZRANGE', key, -1, -1, 'WITHSCORES')
+local empty_in = tonumber(last[2]) + period - now
+if count + cost > capacity then
+  local k = count + cost - capacity
+  local kth = redis.call('ZRANGEBYSCORE', key, '(' .. from, '+inf', 'WITHSCORES', 'LIMIT', k - 1, 1)
+  return {0, math.max(0, capacity - count), tonumber(kth[2]) + period - now, empty_in}
+end
+return {1, capacity - count, 0, empty_in}
