@@ -3,6 +3,7 @@ package dev.tollgate.cdi;
 import dev.tollgate.guard.Breaker;
 import java.util.concurrent.Callable;
 import org.eclipse.microprofile.faulttolerance.exceptions.CircuitBreakerOpenException;
+import org.eclipse.microprofile.faulttolerance.exceptions.TimeoutException;
 
 /** MicroProfile Fault Tolerance's circuit breaker ({@link FaultTolerantRedisCaller}) as a {@link Breaker}. */
 public final class MicroProfileBreaker implements Breaker {
@@ -22,5 +23,10 @@ public final class MicroProfileBreaker implements Breaker {
     @Override
     public boolean isOpenFailure(Throwable failure) {
         return failure instanceof CircuitBreakerOpenException;
+    }
+
+    @Override
+    public boolean isTimeout(Throwable failure) {
+        return failure instanceof TimeoutException;
     }
 }

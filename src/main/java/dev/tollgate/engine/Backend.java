@@ -24,6 +24,7 @@ import dev.tollgate.ratelimit.RateLimitStore;
 import dev.tollgate.ratelimit.RedisRateLimitStore;
 import dev.tollgate.redis.GuardedRedis;
 import dev.tollgate.redis.RedisClients;
+import dev.tollgate.redis.RedisFailures;
 import dev.tollgate.redis.RedisLink;
 import dev.tollgate.redis.RedisSettings;
 import dev.tollgate.redis.RedisUrl;
@@ -65,9 +66,13 @@ record Backend(
         GuardSettings gs = settings.guard();
         if (url.kind() == RedisUrl.Kind.CLUSTER) {
             return onRedis(
-                    redis, RedisGuards.perMaster(redis, () -> ExecutorCaller.standalone(gs), gs.probeInterval()), lost);
+                    redis,
+                    RedisGuards.perMaster(
+                            redis, () -> ExecutorCaller.standalone(gs, RedisFailures::classify), gs.probeInterval()),
+                    lost);
         }
-        RedisGuard single = RedisGuards.forLink(redis, new ExecutorCaller(gs, breaker.get()), gs.probeInterval());
+        RedisGuard single = RedisGuards.forLink(
+                redis, new ExecutorCaller(gs, breaker.get(), RedisFailures::classify), gs.probeInterval());
         single.warmUp();
         return onRedis(redis, single, lost);
     }

@@ -1,57 +1,98 @@
 package dev.tollgate.guard;
 
+import dev.tollgate.DegradedCause;
+import dev.tollgate.core.StoreUnavailableException;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.Semaphore;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Runs Redis calls on Tollgate's own worker threads, behind a {@link Breaker}, and frees the caller
  * at the budget even while a worker is stuck in a socket read (which ignores interrupts).
  *
- * <p>The workers are a bulkhead: as many threads as Redis connections and as many queue places; a
- * call that finds them all taken is refused at once. They are Tollgate's own, not the server's
- * request threads: a burst of requests must not starve the Redis calls those requests wait for.
+ * <p>The workers are a bulkhead: as many threads as Redis connections and as many queue places. A call
+ * that finds them all taken waits for a place within its budget; one that gets no place, or whose
+ * place is not reached by a worker before its budget is spent, is {@link DegradedCause#SATURATED}. It
+ * never reached the breaker: a full pool is not an outage. They are Tollgate's own threads, not the
+ * server's request threads: a burst of requests must not starve the Redis calls those requests wait for.
+ *
+ * <p>Inside the breaker each failure is classified ({@link FailureClassifier}): one that is not an
+ * outage leaves as {@link NotAnOutageException}, which the breaker takes as an answer.
  */
 public final class ExecutorCaller implements BoundedCaller {
 
     private final ThreadPoolExecutor workers;
+    private final Semaphore places;
     private final long budgetNanos;
     private final Breaker breaker;
+    private final FailureClassifier classifier;
 
-    public ExecutorCaller(GuardSettings settings, Breaker breaker) {
+    public ExecutorCaller(GuardSettings settings, Breaker breaker, FailureClassifier classifier) {
         this.budgetNanos = settings.budget().toNanos();
         this.breaker = breaker;
+        this.classifier = classifier;
+        this.places = new Semaphore(2 * settings.workers());
         AtomicInteger n = new AtomicInteger();
-        this.workers = new ThreadPoolExecutor(
-                settings.workers(),
-                settings.workers(),
-                30,
-                TimeUnit.SECONDS,
-                new ArrayBlockingQueue<>(settings.workers()),
-                r -> {
-                    Thread t = new Thread(r, "tollgate-redis-" + n.incrementAndGet());
-                    t.setDaemon(true);
-                    return t;
-                },
-                new ThreadPoolExecutor.AbortPolicy());
+        this.workers =
+                new ThreadPoolExecutor(
+                        settings.workers(),
+                        settings.workers(),
+                        30,
+                        TimeUnit.SECONDS,
+                        new ArrayBlockingQueue<>(settings.workers()),
+                        r -> {
+                            Thread t = new Thread(r, "tollgate-redis-" + n.incrementAndGet());
+                            t.setDaemon(true);
+                            return t;
+                        },
+                        new ThreadPoolExecutor.AbortPolicy()) {
+                    @Override
+                    protected void afterExecute(Runnable task, Throwable failure) {
+                        places.release(); // also after a task cancelled in the queue, which runs as a no-op
+                    }
+                };
         workers.allowCoreThreadTimeOut(true);
     }
 
     /** With Tollgate's own {@link ConsecutiveFailuresBreaker}, for plain Java. */
-    public static ExecutorCaller standalone(GuardSettings settings) {
-        return new ExecutorCaller(settings, Breaker.of(settings));
+    public static ExecutorCaller standalone(GuardSettings settings, FailureClassifier classifier) {
+        return new ExecutorCaller(settings, Breaker.of(settings), classifier);
     }
 
     @Override
     public <T> T call(Callable<T> call) throws Exception {
-        Future<T> f = workers.submit(() -> breaker.call(call));
+        long deadline = System.nanoTime() + budgetNanos;
+        if (!places.tryAcquire(budgetNanos, TimeUnit.NANOSECONDS)) {
+            throw saturated();
+        }
+        AtomicBoolean claimed = new AtomicBoolean();
+        Future<T> f;
         try {
-            return f.get(budgetNanos, TimeUnit.NANOSECONDS);
-        } catch (java.util.concurrent.TimeoutException e) {
+            f = workers.submit(() -> {
+                if (!claimed.compareAndSet(false, true)) {
+                    return null; // its caller gave up while it waited in the queue
+                }
+                return breaker.call(() -> screened(call));
+            });
+        } catch (RejectedExecutionException closed) {
+            places.release();
+            throw closed;
+        }
+        try {
+            return f.get(deadline - System.nanoTime(), TimeUnit.NANOSECONDS);
+        } catch (TimeoutException e) {
+            if (claimed.compareAndSet(false, true)) {
+                f.cancel(false);
+                throw saturated();
+            }
             f.cancel(true);
             throw e;
         } catch (ExecutionException e) {
@@ -59,9 +100,39 @@ public final class ExecutorCaller implements BoundedCaller {
         }
     }
 
+    /** Runs {@code call}; a failure that is not an outage leaves as {@link NotAnOutageException}. */
+    private <T> T screened(Callable<T> call) throws Exception {
+        try {
+            return call.call();
+        } catch (Exception e) {
+            DegradedCause cause = classifier.classify(e);
+            if (!cause.countsTowardBreaker()) {
+                throw new NotAnOutageException(cause, e);
+            }
+            throw e;
+        }
+    }
+
+    private static StoreUnavailableException saturated() {
+        return StoreUnavailableException.notAttempted(
+                "every Redis connection stayed busy for the whole budget", DegradedCause.SATURATED);
+    }
+
     @Override
-    public boolean isBreakerOpen(Throwable failure) {
-        return breaker.isOpenFailure(failure);
+    public DegradedCause causeOf(Throwable failure) {
+        if (breaker.isOpenFailure(failure)) {
+            return DegradedCause.BREAKER_OPEN;
+        }
+        if (failure instanceof NotAnOutageException n) {
+            return n.degradedCause();
+        }
+        if (failure instanceof StoreUnavailableException s && !s.attempted()) {
+            return s.degradedCause();
+        }
+        if (failure instanceof TimeoutException || breaker.isTimeout(failure)) {
+            return DegradedCause.TIMEOUT;
+        }
+        return classifier.classify(failure);
     }
 
     @Override

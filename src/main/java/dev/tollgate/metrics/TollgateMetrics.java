@@ -1,6 +1,7 @@
 package dev.tollgate.metrics;
 
 import dev.tollgate.Decision;
+import dev.tollgate.DegradedCause;
 import dev.tollgate.ratelimit.DecisionListener;
 import dev.tollgate.ratelimit.LimitSpec;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -16,8 +17,8 @@ import org.eclipse.microprofile.metrics.Timer;
 
 /**
  * Tollgate's MicroProfile Metrics, tagged by limit: {@code tollgate_decisions_total{outcome}} for
- * decisions Redis made, {@code tollgate_degraded_decisions_total{outcome}} for those made without it
- * (so an outage does not look like a traffic spike), {@code tollgate_check_seconds} and the gauge
+ * decisions Redis made, {@code tollgate_degraded_decisions_total{outcome, cause}} for those made without
+ * it (so an outage does not look like a traffic spike; {@link DegradedCause} says why), {@code tollgate_check_seconds} and the gauge
  * {@code tollgate_breaker_open}, and {@code tollgate_wait_seconds} for calls that waited for their tokens.
  */
 @ApplicationScoped
@@ -31,12 +32,31 @@ public class TollgateMetrics implements DecisionListener {
 
     @Override
     public void onDecision(LimitSpec limit, Decision decision, long nanos) {
-        String name = decision.degraded() ? "tollgate.degraded.decisions" : "tollgate.decisions";
         String outcome = decision.allowed() ? "allowed" : "denied";
         counters.computeIfAbsent(
-                        name + "|" + limit.name() + "|" + outcome,
-                        k -> registry.counter(name, new Tag("limit", limit.name()), new Tag("outcome", outcome)))
+                        "tollgate.decisions|" + limit.name() + "|" + outcome,
+                        k -> registry.counter(
+                                "tollgate.decisions", new Tag("limit", limit.name()), new Tag("outcome", outcome)))
                 .inc();
+        time(limit, nanos);
+    }
+
+    /** {@code tollgate_degraded_decisions_total{limit, outcome, cause}}: {@code cause} is a {@link DegradedCause#tag()}. */
+    @Override
+    public void onDegraded(LimitSpec limit, Decision decision, DegradedCause cause, long nanos) {
+        String outcome = decision.allowed() ? "allowed" : "denied";
+        counters.computeIfAbsent(
+                        "tollgate.degraded.decisions|" + limit.name() + "|" + outcome + "|" + cause.tag(),
+                        k -> registry.counter(
+                                "tollgate.degraded.decisions",
+                                new Tag("limit", limit.name()),
+                                new Tag("outcome", outcome),
+                                new Tag("cause", cause.tag())))
+                .inc();
+        time(limit, nanos);
+    }
+
+    private void time(LimitSpec limit, long nanos) {
         timers.computeIfAbsent(limit.name(), l -> registry.timer("tollgate.check", new Tag("limit", l)))
                 .update(Duration.ofNanos(nanos));
     }

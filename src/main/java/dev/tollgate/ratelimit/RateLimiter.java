@@ -1,24 +1,32 @@
 package dev.tollgate.ratelimit;
 
 import dev.tollgate.Decision;
+import dev.tollgate.DegradedCause;
+import dev.tollgate.core.Failures;
 import dev.tollgate.core.Guard;
+import dev.tollgate.core.LogThrottle;
 import dev.tollgate.core.StoreUnavailableException;
 import java.time.Duration;
 import java.util.EnumMap;
 import java.util.Map;
 import java.util.function.LongSupplier;
+import java.util.logging.Logger;
 
 /**
  * The decision core: a limit and a client key in, a decision out. The store decides, the guard bounds
- * how long that may take, and when the store cannot be asked the limit's degraded decision stands in.
- * Knows nothing of HTTP, CDI or MicroProfile.
+ * how long that may take, and when the store cannot be asked the limit's degraded decision stands in,
+ * counted with its cause. An error Redis gave one call (a key of the wrong type, say) is logged at most
+ * once a minute per limit. Knows nothing of HTTP, CDI or MicroProfile.
  */
 public final class RateLimiter {
+
+    private static final Logger LOG = Logger.getLogger(RateLimiter.class.getName());
 
     private final Map<Algorithm, RateLimitStore> stores;
     private final Guard guard;
     private final DecisionListener listener;
     private final LongSupplier nanoTime;
+    private final LogThrottle dataErrors;
 
     /** @param stores a store for each algorithm the limits use */
     public RateLimiter(
@@ -27,6 +35,7 @@ public final class RateLimiter {
         this.guard = guard;
         this.listener = listener;
         this.nanoTime = nanoTime;
+        this.dataErrors = new LogThrottle(LogThrottle.MINUTE, nanoTime);
     }
 
     /** A limiter of token buckets in {@code store}. */
@@ -44,14 +53,13 @@ public final class RateLimiter {
         long start = nanoTime.getAsLong();
         String storeKey = StoreKeys.of(limit.algorithm(), limit.name(), clientKey);
         RateLimitStore store = store(limit);
-        Decision d;
         try {
-            d = guard.call(storeKey, () -> store.tryConsume(limit.policy(), storeKey));
+            Decision d = guard.call(storeKey, () -> store.tryConsume(limit.policy(), storeKey));
+            listener.onDecision(limit, d, nanoTime.getAsLong() - start);
+            return d;
         } catch (StoreUnavailableException e) {
-            d = Decision.degraded(limit.failOpen());
+            return degraded(limit, storeKey, e, start);
         }
-        listener.onDecision(limit, d, nanoTime.getAsLong() - start);
-        return d;
     }
 
     /**
@@ -79,13 +87,27 @@ public final class RateLimiter {
         try {
             r = guard.call(storeKey, () -> store.reserve(limit.policy(), storeKey, maxWait));
         } catch (StoreUnavailableException e) {
-            r = new Reservation(Decision.degraded(limit.failOpen()), Duration.ZERO);
+            return new Reservation(degraded(limit, storeKey, e, start), Duration.ZERO);
         }
         listener.onDecision(limit, r.decision(), nanoTime.getAsLong() - start);
         if (r.decision().allowed() && !r.delay().isZero()) {
             listener.onWait(limit, r.delay());
         }
         return r;
+    }
+
+    /** The limit's degraded decision for a call the store did not answer, told with its cause. */
+    private Decision degraded(LimitSpec limit, String storeKey, StoreUnavailableException e, long start) {
+        Decision d = Decision.degraded(limit.failOpen());
+        DegradedCause cause = e.degradedCause();
+        if (cause == DegradedCause.DATA_ERROR && dataErrors.allow(limit.name())) {
+            LOG.warning(() -> "Tollgate: limit '" + limit.name() + "': Redis answered a call on " + storeKey
+                    + " with an error (" + Failures.describe(e) + "); that call got the limit's degraded decision"
+                    + " (" + (d.allowed() ? "allowed" : "denied") + "), other calls are asked as usual and the"
+                    + " circuit breaker is not affected (logged at most once a minute per limit)");
+        }
+        listener.onDegraded(limit, d, cause, nanoTime.getAsLong() - start);
+        return d;
     }
 
     private RateLimitStore store(LimitSpec limit) {
