@@ -2,10 +2,10 @@ package dev.tollgate.guard;
 
 import dev.tollgate.DegradedCause;
 import dev.tollgate.core.StoreUnavailableException;
-import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
+import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.ThreadPoolExecutor;
@@ -47,7 +47,7 @@ public final class ExecutorCaller implements BoundedCaller {
                         settings.workers(),
                         30,
                         TimeUnit.SECONDS,
-                        new ArrayBlockingQueue<>(settings.workers()),
+                        new LinkedBlockingQueue<>(), // bounded by the places
                         r -> {
                             Thread t = new Thread(r, "tollgate-redis-" + n.incrementAndGet());
                             t.setDaemon(true);
@@ -84,7 +84,7 @@ public final class ExecutorCaller implements BoundedCaller {
             });
         } catch (RejectedExecutionException closed) {
             places.release();
-            throw closed;
+            throw saturated();
         }
         try {
             return f.get(deadline - System.nanoTime(), TimeUnit.NANOSECONDS);
