@@ -32,21 +32,32 @@ import java.util.regex.Pattern;
  */
 final class SettingNames {
 
-    static final Set<String> LIMIT_SETTINGS =
-            Set.of("algorithm", "capacity", "refill-tokens", "refill-period", "cost", "key", "fail-open", "persist");
+    static final Set<String> LIMIT_SETTINGS = Set.of(
+            "algorithm",
+            "capacity",
+            "refill-tokens",
+            "refill-period",
+            "cost",
+            "key",
+            "fail-open",
+            "persist",
+            "mode",
+            "local-fallback");
     static final Set<String> LOCK_SETTINGS = Set.of("ttl", "at-least", "keep-alive");
     static final Set<String> CONCURRENCY_SETTINGS = Set.of("max-in-flight", "key", "lease", "fail-open");
 
     private static final String PREFIX = "tollgate.";
     private static final String ENV_PREFIX = "TOLLGATE_";
     private static final Pattern LIMIT_PROPERTY = Pattern.compile("tollgate\\.limits\\.([^.]+)\\.([^.]+)");
+    private static final Pattern CANDIDATE_PROPERTY = Pattern.compile("tollgate\\.limits\\.([^.]+)\\.shadow\\.([^.]+)");
     private static final Pattern CONCURRENCY_PROPERTY = Pattern.compile("tollgate\\.concurrency\\.([^.]+)\\.([^.]+)");
-    private static final Pattern SECTIONS = Pattern.compile("(REDIS|HTTP|LIMITS|LOCKS|CONCURRENCY|FAIL).*");
+    private static final Pattern SECTIONS = Pattern.compile("(REDIS|HTTP|LIMITS|LOCKS|CONCURRENCY|FAIL|MODE|LOCAL).*");
 
     private final Set<String> global;
     private final Map<String, String> globalByVariable = new LinkedHashMap<>();
     private final Set<String> limits = new TreeSet<>();
     private final Set<String> concurrency = new TreeSet<>();
+    private final Set<String> candidates = new TreeSet<>();
     private final List<String> problems = new ArrayList<>();
 
     /**
@@ -56,8 +67,9 @@ final class SettingNames {
      * @param problems one line per name that is not Tollgate's, naming it (never its value: a misspelled
      *     name may well hold a password)
      * @param concurrency every concurrency limit the names define
+     * @param candidates the limits with a shadow candidate ({@code tollgate.limits.<name>.shadow.*})
      */
-    record Found(Set<String> limits, List<String> problems, Set<String> concurrency) {}
+    record Found(Set<String> limits, List<String> problems, Set<String> concurrency, Set<String> candidates) {}
 
     private SettingNames(Set<String> global) {
         this.global = global;
@@ -83,7 +95,8 @@ final class SettingNames {
         spelled.addAll(limitsInUse);
         Set<String> concurrencySpelled = new TreeSet<>(s.concurrency);
         variables.forEach(v -> s.variable(v, spelled, concurrencySpelled));
-        return new Found(Set.copyOf(s.limits), List.copyOf(s.problems), Set.copyOf(s.concurrency));
+        return new Found(
+                Set.copyOf(s.limits), List.copyOf(s.problems), Set.copyOf(s.concurrency), Set.copyOf(s.candidates));
     }
 
     /** The environment variable MicroProfile Config reads for {@code property}. */
@@ -95,7 +108,16 @@ final class SettingNames {
         if (global.contains(name)) {
             return;
         }
-        if (name.startsWith(SettingsReader.LIMITS)) {
+        Matcher candidate = CANDIDATE_PROPERTY.matcher(name);
+        if (candidate.matches()) {
+            limits.add(candidate.group(1));
+            candidates.add(candidate.group(1));
+            if (!LimitModes.CANDIDATE_SETTINGS.contains(candidate.group(2))) {
+                problems.add(name + " (unknown setting '" + candidate.group(2) + "'; a shadow candidate takes "
+                        + String.join(", ", new TreeSet<>(LimitModes.CANDIDATE_SETTINGS))
+                        + ": it is keyed and degraded as its limit, and never denies)");
+            }
+        } else if (name.startsWith(SettingsReader.LIMITS)) {
             Matcher m = LIMIT_PROPERTY.matcher(name);
             if (!m.matches()) {
                 problems.add(name + " (limit properties are tollgate.limits.<name>.<setting>)");
@@ -152,14 +174,37 @@ final class SettingNames {
         }
         Optional<String> setting = rest.startsWith("LIMITS_") ? ending(rest, LIMIT_SETTINGS) : Optional.empty();
         if (setting.isPresent()) {
-            String limit = rest.substring(
-                    "LIMITS_".length(), rest.length() - variable(setting.get()).length() - 1);
+            String limit = candidateOf(
+                    rest.substring(
+                            "LIMITS_".length(),
+                            rest.length() - variable(setting.get()).length() - 1),
+                    setting.get(),
+                    spelled);
             List<String> known =
                     spelled.stream().filter(l -> variable(l).equals(limit)).toList();
             limits.addAll(known.isEmpty() ? List.of(limit.toLowerCase(Locale.ROOT)) : known);
         } else if (!rest.startsWith("LOCKS_") || ending(rest, LOCK_SETTINGS).isEmpty()) {
             problems.add(name + " (an environment variable that names no Tollgate setting; " + hint(rest) + ")");
         }
+    }
+
+    /**
+     * {@code API_SHADOW} of {@code TOLLGATE_LIMITS_API_SHADOW_CAPACITY} names the candidate of limit {@code
+     * API}, unless a limit spelled {@code API_SHADOW} in variable form ({@code api-shadow}) is named elsewhere.
+     */
+    private String candidateOf(String limit, String setting, Set<String> spelled) {
+        boolean named = spelled.stream().anyMatch(l -> variable(l).equals(limit));
+        if (named || !limit.endsWith("_SHADOW") || !LimitModes.CANDIDATE_SETTINGS.contains(setting)) {
+            return limit;
+        }
+        String primary = limit.substring(0, limit.length() - "_SHADOW".length());
+        if (primary.isEmpty()) {
+            return limit;
+        }
+        List<String> known =
+                spelled.stream().filter(l -> variable(l).equals(primary)).toList();
+        candidates.addAll(known.isEmpty() ? List.of(primary.toLowerCase(Locale.ROOT)) : known);
+        return primary;
     }
 
     private String hint(String rest) {

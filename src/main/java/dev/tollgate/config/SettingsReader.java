@@ -9,6 +9,7 @@ import dev.tollgate.http.Cidr;
 import dev.tollgate.http.ClientHeader;
 import dev.tollgate.ratelimit.Algorithm;
 import dev.tollgate.ratelimit.KeySpec;
+import dev.tollgate.ratelimit.LimitMode;
 import dev.tollgate.ratelimit.LimitSpec;
 import dev.tollgate.redis.RedisUrl;
 import java.time.Duration;
@@ -40,6 +41,12 @@ public final class SettingsReader {
     public static final String HTTP_ALLOW_WAIT = "tollgate.http.allow-wait";
     public static final String LOCKS = "tollgate.locks.";
     public static final String CONCURRENCY = "tollgate.concurrency.";
+    public static final String MODE = "tollgate.mode";
+    public static final String LOCAL_FALLBACK = "tollgate.local-fallback";
+    public static final String LOCAL_FALLBACK_SERVERS = "tollgate.local-fallback-servers";
+    public static final String LOCAL_DENIALS = "tollgate.local-denials";
+    /** A limit's shadow candidate: {@code tollgate.limits.<name>.shadow.<setting>}. */
+    public static final String SHADOW = "shadow.";
 
     /** Every setting that is not per limit or per lock: any other {@code tollgate.*} name is refused. */
     static final Set<String> GLOBAL = Set.of(
@@ -51,21 +58,29 @@ public final class SettingsReader {
             HTTP_TRUSTED_PROXIES,
             HTTP_IPV6_PREFIX,
             HTTP_CLIENT_HEADER,
-            HTTP_ALLOW_WAIT);
+            HTTP_ALLOW_WAIT,
+            MODE,
+            LOCAL_FALLBACK,
+            LOCAL_FALLBACK_SERVERS,
+            LOCAL_DENIALS);
 
     static final Duration DEFAULT_TIMEOUT = Duration.ofMillis(GuardSettings.DEFAULT_BUDGET_MILLIS);
     static final int DEFAULT_POOL_SIZE = GuardSettings.DEFAULT_WORKERS;
     static final Duration DEFAULT_LEASE = Duration.ofSeconds(10);
+    static final int DEFAULT_LOCAL_DENIALS = 10_000;
 
     private static final String REDIS_URL_FORMS = "redis://[user:password@]host:port[/db],"
             + " redis-cluster://[user:password@]host:port,host:port,..."
             + " or redis-sentinel://[user:password@]host:port,host:port,.../<master-name>[/db]"
             + " (rediss, rediss-cluster, rediss-sentinel for TLS)";
 
-    private final PropertySource source;
+    /** Where values are read: the settings, or while a candidate is read, its view of them. */
+    private PropertySource source;
+
     private final List<String> errors = new ArrayList<>();
     private final Set<String> limitNames = new TreeSet<>();
     private final Set<String> concurrencyNames = new TreeSet<>();
+    private final Set<String> candidateNames = new TreeSet<>();
 
     private SettingsReader(PropertySource source) {
         this.source = source;
@@ -127,10 +142,16 @@ public final class SettingsReader {
             pool = DEFAULT_POOL_SIZE;
         }
         boolean failOpen = value(FAIL_OPEN, true, SettingsReader::bool, "true or false");
-        Map<String, LimitSpec> limits = readLimits(failOpen);
+        Map<String, LimitSpec> limits = readLimits(failOpen, readModes());
         HttpSettings http = readHttp();
         Map<String, ConcurrencySpec> concurrency = readConcurrency(failOpen);
-        return new TollgateSettings(url, GuardSettings.defaults(budget, pool), failOpen, limits, http, concurrency);
+        int denials = value(LOCAL_DENIALS, DEFAULT_LOCAL_DENIALS, Integer::parseInt, DENIALS_RULE);
+        if (denials < 0 || denials > 10_000_000) {
+            error(LOCAL_DENIALS, Integer.toString(denials), DENIALS_RULE);
+            denials = DEFAULT_LOCAL_DENIALS;
+        }
+        return new TollgateSettings(
+                url, GuardSettings.defaults(budget, pool), failOpen, limits, http, concurrency, denials);
     }
 
     /**
@@ -150,20 +171,65 @@ public final class SettingsReader {
         return budget;
     }
 
-    private Map<String, LimitSpec> readLimits(boolean defaultFailOpen) {
+    /** The global mode and local fallback, which each limit may set for itself. */
+    private LimitModes.Defaults readModes() {
+        LimitMode mode = value(MODE, LimitMode.ENFORCE, LimitMode::parse, "enforce or shadow");
+        boolean fallback = value(LOCAL_FALLBACK, false, SettingsReader::bool, "true or false");
+        int servers = value(LOCAL_FALLBACK_SERVERS, 1, Integer::parseInt, "a whole number from 1 to 1000");
+        if (servers < 1 || servers > 1000) {
+            error(LOCAL_FALLBACK_SERVERS, Integer.toString(servers), "a whole number from 1 to 1000");
+            servers = 1;
+        }
+        return new LimitModes.Defaults(mode, fallback, servers);
+    }
+
+    private Map<String, LimitSpec> readLimits(boolean defaultFailOpen, LimitModes.Defaults modes) {
         SettingNames.Found found = SettingNames.scan(source.names(), GLOBAL, list(HTTP_LIMITS));
         errors.addAll(found.problems());
         limitNames.addAll(found.limits());
         concurrencyNames.addAll(found.concurrency());
+        candidateNames.addAll(found.candidates());
         Map<String, LimitSpec> limits = new TreeMap<>();
         for (String name : limitNames) {
-            readLimit(name, defaultFailOpen).ifPresent(spec -> limits.put(name, spec));
+            readLimit(name, defaultFailOpen).ifPresent(spec -> limits.put(name, withModes(spec, modes)));
         }
         return limits;
     }
 
+    /** {@code spec} with its mode, local fallback and shadow candidate. */
+    private LimitSpec withModes(LimitSpec spec, LimitModes.Defaults modes) {
+        String p = LIMITS + spec.name() + ".";
+        LimitMode mode = value(p + "mode", modes.mode(), LimitMode::parse, "enforce or shadow");
+        boolean fallback = value(p + "local-fallback", modes.localFallback(), SettingsReader::bool, "true or false");
+        LimitSpec candidate = candidateNames.contains(spec.name()) ? readCandidate(spec) : null;
+        return spec.withMode(mode)
+                .withCandidate(candidate)
+                .withLocalFallback(fallback ? LimitModes.localShare(spec, modes.servers()) : null);
+    }
+
+    /**
+     * The candidate of {@code tollgate.limits.<name>.shadow.*}: every setting it does not give is the
+     * limit's own (when it counts by the same algorithm), so a candidate says only what it changes.
+     */
+    private LimitSpec readCandidate(LimitSpec primary) {
+        PropertySource settings = source;
+        source = LimitModes.candidateView(settings, primary.name());
+        try {
+            return readLimit(primary.name(), LIMITS + primary.name() + "." + SHADOW, primary.failOpen())
+                    .map(c -> new LimitSpec(
+                            c.policy(), c.algorithm(), primary.key(), true, LimitMode.CANDIDATE, null, null))
+                    .orElse(null);
+        } finally {
+            source = settings;
+        }
+    }
+
     private Optional<LimitSpec> readLimit(String name, boolean defaultFailOpen) {
-        String p = LIMITS + name + ".";
+        return readLimit(name, LIMITS + name + ".", defaultFailOpen);
+    }
+
+    /** The limit whose settings start with {@code p}. */
+    private Optional<LimitSpec> readLimit(String name, String p, boolean defaultFailOpen) {
         int before = errors.size();
         Algorithm algorithm = value(
                 p + "algorithm",
@@ -223,6 +289,8 @@ public final class SettingsReader {
         }
         return Optional.of(new LimitSpec(policy, algorithm, key, failOpen));
     }
+
+    private static final String DENIALS_RULE = "a whole number from 0 (off) to 10000000";
 
     private static final String PERIOD_RULE =
             "a duration from 1ms to 36525d (100 years) such as 1s, 500ms, 1m, 1d or PT1S";

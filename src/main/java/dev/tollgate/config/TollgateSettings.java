@@ -19,6 +19,8 @@ import java.util.Optional;
  * @param limits the configured limits by name
  * @param http the JAX-RS filter's settings
  * @param concurrency the configured concurrency limits by name
+ * @param localDenials how many denied keys each server holds until their retry-after, answering their
+ *     calls without Redis ({@code tollgate.local-denials}); 0: none
  */
 public record TollgateSettings(
         Optional<RedisUrl> redisUrl,
@@ -26,7 +28,8 @@ public record TollgateSettings(
         boolean failOpen,
         Map<String, LimitSpec> limits,
         HttpSettings http,
-        Map<String, ConcurrencySpec> concurrency) {
+        Map<String, ConcurrencySpec> concurrency,
+        int localDenials) {
 
     public TollgateSettings {
         if (redisUrl == null || guard == null || limits == null || http == null || concurrency == null) {
@@ -34,6 +37,20 @@ public record TollgateSettings(
         }
         limits = Map.copyOf(limits);
         concurrency = Map.copyOf(concurrency);
+        if (localDenials < 0) {
+            throw new IllegalArgumentException("localDenials must be >= 0, but was " + localDenials);
+        }
+    }
+
+    /** With the default of {@code tollgate.local-denials}. */
+    public TollgateSettings(
+            Optional<RedisUrl> redisUrl,
+            GuardSettings guard,
+            boolean failOpen,
+            Map<String, LimitSpec> limits,
+            HttpSettings http,
+            Map<String, ConcurrencySpec> concurrency) {
+        this(redisUrl, guard, failOpen, limits, http, concurrency, SettingsReader.DEFAULT_LOCAL_DENIALS);
     }
 
     /** Without concurrency limits. */
@@ -67,6 +84,6 @@ public record TollgateSettings(
 
     /** These settings with other guard settings, e.g. a breaker that never opens. */
     public TollgateSettings withGuard(GuardSettings newGuard) {
-        return new TollgateSettings(redisUrl, newGuard, failOpen, limits, http, concurrency);
+        return new TollgateSettings(redisUrl, newGuard, failOpen, limits, http, concurrency, localDenials);
     }
 }

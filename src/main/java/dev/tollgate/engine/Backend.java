@@ -42,6 +42,7 @@ import java.util.logging.Logger;
  * @param guard what every store call goes through; {@link Guard#DIRECT} in process
  * @param breakerState the guard's state; null in process
  * @param guardCloser stops the guard's probe and workers
+ * @param localStores in-process stores for limits with a local fallback; empty in process
  */
 record Backend(
         RedisLink redis,
@@ -51,7 +52,8 @@ record Backend(
         Map<Algorithm, RateLimitStore> stores,
         Counters counters,
         DistributedLock locks,
-        ConcurrencyStore concurrency)
+        ConcurrencyStore concurrency,
+        Map<Algorithm, RateLimitStore> localStores)
         implements AutoCloseable {
 
     private static final Logger LOG = Logger.getLogger(Backend.class.getName());
@@ -61,7 +63,12 @@ record Backend(
      * one breaker per method); one guard with {@code breaker} for one server or a Sentinel-watched master,
      * warmed up in the background.
      */
-    static Backend redis(TollgateSettings settings, RedisUrl url, Supplier<Breaker> breaker, LockLostListener lost) {
+    static Backend redis(
+            TollgateSettings settings,
+            RedisUrl url,
+            Supplier<Breaker> breaker,
+            LockLostListener lost,
+            MicrosClock clock) {
         RedisLink redis = RedisClients.create(new RedisSettings(url, settings.budget(), settings.poolSize()));
         GuardSettings gs = settings.guard();
         if (url.kind() == RedisUrl.Kind.CLUSTER) {
@@ -69,16 +76,17 @@ record Backend(
                     redis,
                     RedisGuards.perMaster(
                             redis, () -> ExecutorCaller.standalone(gs, RedisFailures::classify), gs.probeInterval()),
-                    lost);
+                    lost,
+                    clock);
         }
         RedisGuard single = RedisGuards.forLink(
                 redis, new ExecutorCaller(gs, breaker.get(), RedisFailures::classify), gs.probeInterval());
         single.warmUp();
-        return onRedis(redis, single, lost);
+        return onRedis(redis, single, lost, clock);
     }
 
     private static <G extends Guard & BreakerState & AutoCloseable> Backend onRedis(
-            RedisLink redis, G guard, LockLostListener lost) {
+            RedisLink redis, G guard, LockLostListener lost, MicrosClock clock) {
         Map<Algorithm, RateLimitStore> stores = new EnumMap<>(Algorithm.class);
         for (Algorithm a : Algorithm.values()) {
             stores.put(a, RedisRateLimitStore.using(a, redis));
@@ -92,24 +100,30 @@ record Backend(
                 stores,
                 RedisCounters.using(guarded),
                 RedisDistributedLock.using(guarded, lost),
-                RedisConcurrencyStore.using(redis));
+                RedisConcurrencyStore.using(redis),
+                inProcessStores(clock));
     }
 
     /** In this JVM's memory, on {@code clock}. */
     static Backend inProcess(MicrosClock clock, LockLostListener lost) {
-        Map<Algorithm, RateLimitStore> stores = new EnumMap<>(Algorithm.class);
-        for (Algorithm a : Algorithm.values()) {
-            stores.put(a, InProcessRateLimitStore.of(a, clock));
-        }
         return new Backend(
                 null,
                 Guard.DIRECT,
                 null,
                 () -> {},
-                stores,
+                inProcessStores(clock),
                 new InProcessCounters(clock),
                 new InProcessDistributedLock(clock, lost),
-                new InProcessConcurrencyStore(clock));
+                new InProcessConcurrencyStore(clock),
+                Map.of());
+    }
+
+    private static Map<Algorithm, RateLimitStore> inProcessStores(MicrosClock clock) {
+        Map<Algorithm, RateLimitStore> stores = new EnumMap<>(Algorithm.class);
+        for (Algorithm a : Algorithm.values()) {
+            stores.put(a, InProcessRateLimitStore.of(a, clock));
+        }
+        return stores;
     }
 
     /** Stops lock keep-alives, the probe and the workers, and closes the Redis client. */
@@ -123,6 +137,7 @@ record Backend(
             LOG.log(Level.FINE, "Tollgate: closing the guard failed", e);
         }
         stores.values().forEach(RateLimitStore::close);
+        localStores.values().forEach(RateLimitStore::close);
         if (redis != null) {
             redis.close();
         }

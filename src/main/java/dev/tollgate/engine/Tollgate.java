@@ -20,6 +20,7 @@ import dev.tollgate.lock.DistributedLock;
 import dev.tollgate.lock.LockLostListener;
 import dev.tollgate.lock.RedisDistributedLock;
 import dev.tollgate.ratelimit.DecisionListener;
+import dev.tollgate.ratelimit.DeniedCache;
 import dev.tollgate.ratelimit.LimitSpec;
 import dev.tollgate.ratelimit.RateLimiter;
 import dev.tollgate.ratelimit.Reservation;
@@ -71,7 +72,7 @@ public final class Tollgate implements RateLimits, ConcurrencyLimits, AutoClosea
                 settings.http().ipv6Prefix());
         Optional<RedisUrl> url = settings.redisUrl();
         if (url.isPresent()) {
-            backend = Backend.redis(settings, url.get(), b.breaker, b.lockLost);
+            backend = Backend.redis(settings, url.get(), b.breaker, b.lockLost, b.clock);
             LOG.info(() -> "Tollgate: limits, locks and counters are shared through Redis at " + url.get() + " (budget "
                     + settings.budget().toMillis() + " ms per call, at most " + settings.poolSize()
                     + " connections; " + limitsText() + ")");
@@ -80,7 +81,12 @@ public final class Tollgate implements RateLimits, ConcurrencyLimits, AutoClosea
             LOG.warning(() -> "Tollgate: tollgate.redis.url is not set, so limits, locks and counters are kept in"
                     + " this server's memory and apply per server, not across servers (" + limitsText() + ")");
         }
-        this.limiter = new RateLimiter(backend.stores(), backend.guard(), b.listener, b.nanoTime);
+        // Denials are held only in front of Redis: an in-process store answers as fast as the cache would.
+        DeniedCache denials = url.isPresent() && settings.localDenials() > 0
+                ? DeniedCache.of(settings.localDenials(), b.nanoTime)
+                : null;
+        this.limiter = new RateLimiter(
+                backend.stores(), backend.localStores(), denials, backend.guard(), b.listener, b.nanoTime);
         this.sleeper = b.sleeper;
         this.concurrency = new ConcurrencyLimiter(backend.concurrency(), backend.guard(), b.concurrencyListener);
     }

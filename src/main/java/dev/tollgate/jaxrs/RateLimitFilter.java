@@ -91,7 +91,10 @@ public class RateLimitFilter implements ContainerRequestFilter, ContainerRespons
             } else {
                 d = tollgate.limiter().check(limit, keys.keyFor(limit, caller));
             }
-            applied.add(new RateLimitResponses.Applied(limit.policy(), d));
+            if (!limit.shadow()) {
+                // A shadow limit tells the client nothing: its policy is not the one in force.
+                applied.add(new RateLimitResponses.Applied(limit.policy(), d));
+            }
             if (!d.allowed()) {
                 request.abortWith(RateLimitResponses.rejected(applied));
                 return;

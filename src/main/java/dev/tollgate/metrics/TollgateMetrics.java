@@ -20,6 +20,8 @@ import org.eclipse.microprofile.metrics.Timer;
  * decisions Redis made, {@code tollgate_degraded_decisions_total{outcome, cause}} for those made without
  * it (so an outage does not look like a traffic spike; {@link DegradedCause} says why), {@code tollgate_check_seconds} and the gauge
  * {@code tollgate_breaker_open}, and {@code tollgate_wait_seconds} for calls that waited for their tokens.
+ * A shadow limit (and a candidate, tagged {@code <name>.shadow}) counts {@code outcome="would_deny"} where
+ * an enforced one counts {@code denied}: it let the call pass.
  */
 @ApplicationScoped
 public class TollgateMetrics implements DecisionListener {
@@ -32,7 +34,11 @@ public class TollgateMetrics implements DecisionListener {
 
     @Override
     public void onDecision(LimitSpec limit, Decision decision, long nanos) {
-        String outcome = decision.allowed() ? "allowed" : "denied";
+        if (decision.degraded()) {
+            onDegraded(limit, decision, DegradedCause.REFUSED, nanos); // told without its cause: one tag set
+            return;
+        }
+        String outcome = outcome(limit, decision);
         counters.computeIfAbsent(
                         "tollgate.decisions|" + limit.name() + "|" + outcome,
                         k -> registry.counter(
@@ -44,7 +50,7 @@ public class TollgateMetrics implements DecisionListener {
     /** {@code tollgate_degraded_decisions_total{limit, outcome, cause}}: {@code cause} is a {@link DegradedCause#tag()}. */
     @Override
     public void onDegraded(LimitSpec limit, Decision decision, DegradedCause cause, long nanos) {
-        String outcome = decision.allowed() ? "allowed" : "denied";
+        String outcome = outcome(limit, decision);
         counters.computeIfAbsent(
                         "tollgate.degraded.decisions|" + limit.name() + "|" + outcome + "|" + cause.tag(),
                         k -> registry.counter(
@@ -56,9 +62,41 @@ public class TollgateMetrics implements DecisionListener {
         time(limit, nanos);
     }
 
+    private static String outcome(LimitSpec limit, Decision decision) {
+        return decision.allowed() ? "allowed" : limit.shadow() ? "would_deny" : "denied";
+    }
+
     private void time(LimitSpec limit, long nanos) {
         timers.computeIfAbsent(limit.name(), l -> registry.timer("tollgate.check", new Tag("limit", l)))
                 .update(Duration.ofNanos(nanos));
+    }
+
+    /**
+     * {@code tollgate_local_fallback_decisions_total{limit,outcome}}: decisions this server's in-process
+     * bucket made while Redis could not be asked (also counted in {@code tollgate_degraded_decisions_total}).
+     */
+    @Override
+    public void onLocalDecision(LimitSpec limit, Decision decision) {
+        String outcome = decision.allowed() ? "allowed" : "denied";
+        counters.computeIfAbsent(
+                        "local|" + limit.name() + "|" + outcome,
+                        k -> registry.counter(
+                                "tollgate.local.fallback.decisions",
+                                new Tag("limit", limit.name()),
+                                new Tag("outcome", outcome)))
+                .inc();
+    }
+
+    /**
+     * {@code tollgate_held_denials_total{limit}}: denials answered in this server, without asking Redis,
+     * because the key's retry-after had not passed (also counted in {@code tollgate_decisions_total}).
+     */
+    @Override
+    public void onHeldDenial(LimitSpec limit) {
+        counters.computeIfAbsent(
+                        "held|" + limit.name(),
+                        k -> registry.counter("tollgate.held.denials", new Tag("limit", limit.name())))
+                .inc();
     }
 
     /** {@code tollgate_wait_seconds{limit}}: how long waiting calls ({@code maxWait}) waited for their tokens. */

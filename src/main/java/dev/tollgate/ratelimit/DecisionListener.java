@@ -21,5 +21,17 @@ public interface DecisionListener {
     /** A waiting call reserved its tokens and waits {@code wait} for them before it runs. */
     default void onWait(LimitSpec limit, java.time.Duration wait) {}
 
+    /**
+     * The store could not be asked and the limit's local fallback decided (an in-process bucket of this
+     * server's share); {@link #onDegraded} is told of the same decision as well.
+     */
+    default void onLocalDecision(LimitSpec limit, Decision decision) {}
+
+    /**
+     * A call on a key the store had denied was denied again in this JVM, without asking the store (its
+     * retry-after had not passed); {@link #onDecision} is told of the same decision as well.
+     */
+    default void onHeldDenial(LimitSpec limit) {}
+
     DecisionListener NONE = (limit, decision, nanos) -> {};
 }

@@ -11,8 +11,21 @@ import java.time.Duration;
  * within {@link #MAX_REFILL_FROM_EMPTY} (its keys live that long at most), and a sliding window holds
  * at most {@link #MAX_SLIDING_WINDOW_CAPACITY} calls (one Redis entry each) and adds at most {@link
  * #MAX_SLIDING_WINDOW_COST} in one call.
+ *
+ * @param mode whether the limit denies ({@link LimitMode#ENFORCE}) or only counts what it would deny
+ * @param candidate a shadow policy tried beside this one on the same calls and client keys, on keys of
+ *     its own ({@code tollgate.limits.<name>.shadow.*}); null when there is none
+ * @param localFallback the policy of this server's in-process bucket that decides while the store
+ *     cannot be asked ({@code local-fallback=true}); null: the degraded decision ({@code fail-open})
  */
-public record LimitSpec(LimitPolicy policy, Algorithm algorithm, KeySpec key, boolean failOpen) {
+public record LimitSpec(
+        LimitPolicy policy,
+        Algorithm algorithm,
+        KeySpec key,
+        boolean failOpen,
+        LimitMode mode,
+        LimitSpec candidate,
+        LimitPolicy localFallback) {
 
     /**
      * The largest sliding-window capacity: the log keeps one entry (about 127 bytes in Redis) per
@@ -31,8 +44,11 @@ public record LimitSpec(LimitPolicy policy, Algorithm algorithm, KeySpec key, bo
     public static final Duration MAX_REFILL_FROM_EMPTY = LimitPolicy.MAX_PERIOD;
 
     public LimitSpec {
-        if (policy == null || algorithm == null || key == null) {
-            throw new IllegalArgumentException("policy, algorithm and key are required");
+        if (policy == null || algorithm == null || key == null || mode == null) {
+            throw new IllegalArgumentException("policy, algorithm, key and mode are required");
+        }
+        if (candidate != null && (candidate.mode != LimitMode.CANDIDATE || candidate.candidate != null)) {
+            throw new IllegalArgumentException("limit '" + policy.name() + "': a candidate is a shadow of its own");
         }
         if (algorithm == Algorithm.SLIDING_WINDOW && policy.capacity() > MAX_SLIDING_WINDOW_CAPACITY) {
             throw new IllegalArgumentException("limit '" + policy.name() + "': a sliding window's capacity must be"
@@ -50,12 +66,41 @@ public record LimitSpec(LimitPolicy policy, Algorithm algorithm, KeySpec key, bo
         }
     }
 
+    /** An enforced limit without a candidate or a local fallback. */
+    public LimitSpec(LimitPolicy policy, Algorithm algorithm, KeySpec key, boolean failOpen) {
+        this(policy, algorithm, key, failOpen, LimitMode.ENFORCE, null, null);
+    }
+
     /** A token bucket. */
     public LimitSpec(LimitPolicy policy, KeySpec key, boolean failOpen) {
         this(policy, Algorithm.TOKEN_BUCKET, key, failOpen);
     }
 
+    /**
+     * The limit's name in store keys, metrics and logs: the policy's, and for a candidate the policy's
+     * followed by {@code .shadow} (a name no configured limit can have), so its buckets are its own.
+     */
     public String name() {
-        return policy.name();
+        return mode == LimitMode.CANDIDATE ? policy.name() + ".shadow" : policy.name();
+    }
+
+    /** Whether a denial is only counted, never given: a shadow limit, or a candidate. */
+    public boolean shadow() {
+        return mode != LimitMode.ENFORCE;
+    }
+
+    /** This limit in {@code newMode}. */
+    public LimitSpec withMode(LimitMode newMode) {
+        return new LimitSpec(policy, algorithm, key, failOpen, newMode, candidate, localFallback);
+    }
+
+    /** This limit with a candidate tried beside it (a spec in {@link LimitMode#CANDIDATE}), or none (null). */
+    public LimitSpec withCandidate(LimitSpec newCandidate) {
+        return new LimitSpec(policy, algorithm, key, failOpen, mode, newCandidate, localFallback);
+    }
+
+    /** This limit deciding in process by {@code fallback} while the store cannot be asked; null: never. */
+    public LimitSpec withLocalFallback(LimitPolicy fallback) {
+        return new LimitSpec(policy, algorithm, key, failOpen, mode, candidate, fallback);
     }
 }

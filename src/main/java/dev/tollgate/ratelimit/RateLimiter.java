@@ -15,26 +15,49 @@ import java.util.logging.Logger;
 /**
  * The decision core: a limit and a client key in, a decision out. The store decides, the guard bounds
  * how long that may take, and when the store cannot be asked the limit's degraded decision stands in,
- * counted with its cause. An error Redis gave one call (a key of the wrong type, say) is logged at most
- * once a minute per limit. Knows nothing of HTTP, CDI or MicroProfile.
+ * told to the listener with its cause. An error Redis gave one call (a key of the wrong type, say) is
+ * logged at most once a minute per limit. Knows nothing of HTTP, CDI or MicroProfile.
  */
 public final class RateLimiter {
 
     private static final Logger LOG = Logger.getLogger(RateLimiter.class.getName());
 
     private final Map<Algorithm, RateLimitStore> stores;
+    private final Map<Algorithm, RateLimitStore> localStores;
     private final Guard guard;
     private final DecisionListener listener;
     private final LongSupplier nanoTime;
+    private final ShadowLog shadowLog;
+    private final DeniedCache denials;
     private final LogThrottle dataErrors;
 
     /** @param stores a store for each algorithm the limits use */
     public RateLimiter(
             Map<Algorithm, RateLimitStore> stores, Guard guard, DecisionListener listener, LongSupplier nanoTime) {
+        this(stores, Map.of(), null, guard, listener, nanoTime);
+    }
+
+    /**
+     * @param stores a store for each algorithm the limits use
+     * @param localStores in-process stores that decide for limits with a local fallback while {@code
+     *     stores} cannot be asked; empty when the stores are in process already
+     * @param denials where denied keys are held until their retry-after, so that their calls are answered
+     *     without asking the store; null: every call asks
+     */
+    public RateLimiter(
+            Map<Algorithm, RateLimitStore> stores,
+            Map<Algorithm, RateLimitStore> localStores,
+            DeniedCache denials,
+            Guard guard,
+            DecisionListener listener,
+            LongSupplier nanoTime) {
         this.stores = new EnumMap<>(stores);
+        this.localStores = localStores.isEmpty() ? Map.of() : new EnumMap<>(localStores);
         this.guard = guard;
         this.listener = listener;
         this.nanoTime = nanoTime;
+        this.shadowLog = new ShadowLog(nanoTime);
+        this.denials = denials;
         this.dataErrors = new LogThrottle(LogThrottle.MINUTE, nanoTime);
     }
 
@@ -48,18 +71,87 @@ public final class RateLimiter {
         return new RateLimiter(store, Guard.DIRECT, DecisionListener.NONE, System::nanoTime);
     }
 
-    /** Spends the limit's cost from {@code clientKey}'s bucket if it holds it. */
+    /**
+     * Spends the limit's cost from {@code clientKey}'s bucket if it holds it. A shadow limit lets the
+     * call pass whatever it decided (the listener is told what it decided); a candidate beside the limit
+     * spends from its own bucket too, and decides nothing.
+     */
     public Decision check(LimitSpec limit, String clientKey) {
+        Decision d = decide(limit, clientKey);
+        if (limit.candidate() != null) {
+            decide(limit.candidate(), clientKey);
+        }
+        return d;
+    }
+
+    private Decision decide(LimitSpec limit, String clientKey) {
         long start = nanoTime.getAsLong();
         String storeKey = StoreKeys.of(limit.algorithm(), limit.name(), clientKey);
         RateLimitStore store = store(limit);
-        try {
-            Decision d = guard.call(storeKey, () -> store.tryConsume(limit.policy(), storeKey));
-            listener.onDecision(limit, d, nanoTime.getAsLong() - start);
-            return d;
-        } catch (StoreUnavailableException e) {
-            return degraded(limit, storeKey, e, start);
+        Decision d = denials == null ? null : denials.denial(storeKey).orElse(null);
+        DegradedCause cause = null;
+        if (d != null) {
+            listener.onHeldDenial(limit);
+        } else {
+            try {
+                d = guard.call(storeKey, () -> store.tryConsume(limit.policy(), storeKey));
+                if (denials != null && !d.allowed()) {
+                    denials.hold(storeKey, start, d);
+                }
+            } catch (StoreUnavailableException e) {
+                cause = unanswered(limit, storeKey, e);
+                d = withoutStore(limit, storeKey);
+            }
         }
+        tell(limit, d, cause, start);
+        return limit.shadow() ? passed(limit, d) : d;
+    }
+
+    /**
+     * The decision when the store cannot be asked: this server's in-process bucket of the limit's local
+     * share when it has a local fallback (degraded all the same: it is not the shared count), else the
+     * limit's degraded decision.
+     */
+    private Decision withoutStore(LimitSpec limit, String storeKey) {
+        RateLimitStore local = localStores.get(limit.algorithm());
+        if (limit.localFallback() == null || local == null) {
+            return Decision.degraded(limit.failOpen());
+        }
+        Decision d = local.tryConsume(limit.localFallback(), storeKey);
+        Decision degraded = new Decision(d.allowed(), d.remaining(), d.retryAfter(), d.resetAfter(), true);
+        listener.onLocalDecision(limit, degraded);
+        return degraded;
+    }
+
+    /** Why the store did not answer {@code storeKey}; a data error is logged at most once a minute per limit. */
+    private DegradedCause unanswered(LimitSpec limit, String storeKey, StoreUnavailableException e) {
+        DegradedCause cause = e.degradedCause();
+        if (cause == DegradedCause.DATA_ERROR && dataErrors.allow(limit.name())) {
+            LOG.warning(() -> "Tollgate: limit '" + limit.name() + "': Redis answered a call on " + storeKey
+                    + " with an error (" + Failures.describe(e) + "); that call got the limit's degraded decision,"
+                    + " other calls are asked as usual and the circuit breaker is not affected (logged at most once"
+                    + " a minute per limit)");
+        }
+        return cause;
+    }
+
+    /** Tells the listener of {@code d}: degraded for {@code cause}, or (null) decided by the store. */
+    private void tell(LimitSpec limit, Decision d, DegradedCause cause, long start) {
+        long nanos = nanoTime.getAsLong() - start;
+        if (cause == null) {
+            listener.onDecision(limit, d, nanos);
+        } else {
+            listener.onDegraded(limit, d, cause, nanos);
+        }
+    }
+
+    /** What a shadow limit answers: the call passes; a denial is counted and logged, never given. */
+    private Decision passed(LimitSpec limit, Decision d) {
+        if (d.allowed()) {
+            return d;
+        }
+        shadowLog.wouldDeny(limit);
+        return new Decision(true, d.remaining(), Duration.ZERO, d.resetAfter(), d.degraded());
     }
 
     /**
@@ -80,34 +172,38 @@ public final class RateLimiter {
             throw new IllegalArgumentException(
                     "limit '" + limit.name() + "': maxWait must be >= 0, but was " + maxWait);
         }
+        if (limit.shadow()) {
+            // A shadow limit never makes a call wait.
+            return new Reservation(check(limit, clientKey), Duration.ZERO);
+        }
+        if (limit.candidate() != null) {
+            decide(limit.candidate(), clientKey);
+        }
         long start = nanoTime.getAsLong();
         String storeKey = StoreKeys.of(limit.algorithm(), limit.name(), clientKey);
         RateLimitStore store = store(limit);
         Reservation r;
+        DegradedCause cause = null;
         try {
             r = guard.call(storeKey, () -> store.reserve(limit.policy(), storeKey, maxWait));
         } catch (StoreUnavailableException e) {
-            return new Reservation(degraded(limit, storeKey, e, start), Duration.ZERO);
+            cause = unanswered(limit, storeKey, e);
+            r = new Reservation(withoutStore(limit, storeKey), Duration.ZERO);
         }
-        listener.onDecision(limit, r.decision(), nanoTime.getAsLong() - start);
+        tell(limit, r.decision(), cause, start);
         if (r.decision().allowed() && !r.delay().isZero()) {
             listener.onWait(limit, r.delay());
         }
         return r;
     }
 
-    /** The limit's degraded decision for a call the store did not answer, told with its cause. */
-    private Decision degraded(LimitSpec limit, String storeKey, StoreUnavailableException e, long start) {
-        Decision d = Decision.degraded(limit.failOpen());
-        DegradedCause cause = e.degradedCause();
-        if (cause == DegradedCause.DATA_ERROR && dataErrors.allow(limit.name())) {
-            LOG.warning(() -> "Tollgate: limit '" + limit.name() + "': Redis answered a call on " + storeKey
-                    + " with an error (" + Failures.describe(e) + "); that call got the limit's degraded decision"
-                    + " (" + (d.allowed() ? "allowed" : "denied") + "), other calls are asked as usual and the"
-                    + " circuit breaker is not affected (logged at most once a minute per limit)");
+    /** Forgets the denials held for {@code storeKey}, or for every key when it is null; nothing without a cache. */
+    public void forgetDenials(String storeKey) {
+        if (denials != null && storeKey != null) {
+            denials.forget(storeKey);
+        } else if (denials != null) {
+            denials.clear();
         }
-        listener.onDegraded(limit, d, cause, nanoTime.getAsLong() - start);
-        return d;
     }
 
     private RateLimitStore store(LimitSpec limit) {

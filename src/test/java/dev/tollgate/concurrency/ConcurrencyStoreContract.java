@@ -58,23 +58,29 @@ public abstract class ConcurrencyStoreContract {
     @Test
     void expiredLeaseFreesItsSlot() throws Exception {
         String key = freshKey();
-        ConcurrencySpec spec = spec(1, Duration.ofMillis(200));
+        // Long enough that the second take comes inside it even on a loaded machine (a 200 ms lease was
+        // sometimes over before it); waiting longer than the lease can only make it more expired.
+        ConcurrencySpec spec = spec(1, Duration.ofMillis(600));
         assertTrue(store().take(spec, key, "dead-server").taken());
         assertFalse(store().take(spec, key, "other").taken());
-        clock().elapse(Duration.ofMillis(250));
+        clock().elapse(Duration.ofMillis(650));
         assertEquals(new ConcurrencyStore.Taking(true, 1), store().take(spec, key, "other"));
     }
 
     @Test
     void renewalKeepsALeasePastItsLength() throws Exception {
         String key = freshKey();
-        ConcurrencySpec spec = spec(1, Duration.ofMillis(800));
+        // Renewed every quarter of a 2 s lease: a renewal fails by chance only if the machine stalls the
+        // test for 1.5 s between two of them (a 300 ms lease renewed every 150 ms did on a loaded cluster).
+        ConcurrencySpec spec = spec(1, Duration.ofSeconds(2));
+        long start = clock().nowMicros();
         store().take(spec, key, "long-call");
-        for (int i = 0; i < 8; i++) {
-            clock().elapse(Duration.ofMillis(200));
+        for (int i = 0; i < 5; i++) {
+            clock().elapse(Duration.ofMillis(500));
             assertTrue(store().renew(spec, key, "long-call"), "renewal " + i);
         }
-        assertFalse(store().take(spec, key, "other").taken(), "1.6 s later the renewed 0.8 s lease still holds");
+        assertTrue(clock().nowMicros() - start > 2_000_000, "the lease's own length has passed");
+        assertFalse(store().take(spec, key, "other").taken(), "2.5 s later the renewed 2 s lease still holds");
     }
 
     @Test
@@ -84,7 +90,8 @@ public abstract class ConcurrencyStoreContract {
         store().take(spec, key, "paused");
         clock().elapse(Duration.ofMillis(250));
         assertFalse(store().renew(spec, key, "paused"));
-        assertTrue(store().take(spec, key, "other").taken());
+        // The new holder's lease is long: the last take must meet it, however slow the machine.
+        assertTrue(store().take(spec(1, Duration.ofSeconds(30)), key, "other").taken());
         assertFalse(store().renew(spec, key, "paused"), "a lease that was let go stays gone");
         assertFalse(store().take(spec, key, "third").taken());
     }

@@ -186,7 +186,15 @@ class SettingNamesTest {
                 "TOLLGATE_HTTP_IPV6_PREFIX",
                 "56",
                 "TOLLGATE_HTTP_ALLOW_WAIT",
-                "true");
+                "true",
+                "TOLLGATE_MODE",
+                "shadow",
+                "TOLLGATE_LOCAL_FALLBACK",
+                "true",
+                "TOLLGATE_LOCAL_FALLBACK_SERVERS",
+                "2",
+                "TOLLGATE_LOCAL_DENIALS",
+                "77");
         assertEquals(Optional.of(RedisUrl.parse("redis://u:pw@redis_cache:6380/1")), s.redisUrl());
         assertEquals(Duration.ofMillis(300), s.budget());
         assertEquals(4, s.poolSize());
@@ -200,7 +208,11 @@ class SettingNamesTest {
                         56,
                         true),
                 s.http());
-        assertEquals(SettingsReader.GLOBAL.size(), 9, "a new setting needs a line here");
+        LimitSpec demo = s.limit("demo").orElseThrow();
+        assertEquals(dev.tollgate.ratelimit.LimitMode.SHADOW, demo.mode(), "TOLLGATE_MODE");
+        assertEquals(5, demo.localFallback().capacity(), "TOLLGATE_LOCAL_FALLBACK and _SERVERS");
+        assertEquals(77, s.localDenials(), "TOLLGATE_LOCAL_DENIALS");
+        assertEquals(SettingsReader.GLOBAL.size(), 13, "a new setting needs a line here");
     }
 
     @Test
@@ -220,7 +232,7 @@ class SettingNamesTest {
             value = {
                 "TOLLGATE_REDIS_TIMOUT|did you mean TOLLGATE_REDIS_TIMEOUT (tollgate.redis.timeout)?",
                 "TOLLGATE_FAILOPEN|did you mean TOLLGATE_FAIL_OPEN (tollgate.fail-open)?",
-                "TOLLGATE_LIMITS_DEMO_FAIL_OPN|a limit's variables are TOLLGATE_LIMITS_<NAME>_<SETTING>, the setting one of ALGORITHM, CAPACITY, COST, FAIL_OPEN, KEY, PERSIST, REFILL_PERIOD, REFILL_TOKENS",
+                "TOLLGATE_LIMITS_DEMO_FAIL_OPN|a limit's variables are TOLLGATE_LIMITS_<NAME>_<SETTING>, the setting one of ALGORITHM, CAPACITY, COST, FAIL_OPEN, KEY, LOCAL_FALLBACK, MODE, PERSIST, REFILL_PERIOD, REFILL_TOKENS",
                 "TOLLGATE_LIMITS_CAPACITY|a limit's variables are",
                 "TOLLGATE_LOCKS_NIGHTLY_TIL|a lock's variables are TOLLGATE_LOCKS_<NAME>_TTL, _AT_LEAST and _KEEP_ALIVE",
                 "TOLLGATE_CONCURRENCY_REPORTS_MAX|a concurrency limit's variables are TOLLGATE_CONCURRENCY_<NAME>_<SETTING>",

@@ -40,6 +40,16 @@ public abstract class DistributedLockContract {
     /** The lock's clock, in microseconds (Redis {@code TIME}, or the in-process clock). */
     protected abstract long nowMicros();
 
+    /**
+     * Lets time pass on the lock's clock until a loss of {@code name} is reported (the keep-alive's first
+     * round), at most 10 s of it: a handshake with the keep-alive thread, not a guess at its schedule.
+     */
+    protected void awaitLost(String name) throws InterruptedException {
+        for (int i = 0; i < 200 && lostFor(name).isEmpty(); i++) {
+            elapse(Duration.ofMillis(50));
+        }
+    }
+
     protected static String freshName() {
         return "contract-" + UUID.randomUUID();
     }
@@ -240,9 +250,11 @@ public abstract class DistributedLockContract {
     @Test
     void keptAliveLockOutlivesItsTtlUntilReleased() throws Exception {
         String name = freshName();
-        LockHandle held = acquire(name, Duration.ofMillis(300));
+        // Extended every 400 ms: only a stall of 800 ms between two extends could lose it (a 300 ms ttl,
+        // 200 ms of slack, was not enough on a loaded machine).
+        LockHandle held = acquire(name, Duration.ofMillis(1200));
         held.keepAlive();
-        elapse(Duration.ofMillis(1000));
+        elapse(Duration.ofMillis(1500));
         assertHeldElsewhere(name);
         assertTrue(held.isHeld());
         assertTrue(held.release());
@@ -257,13 +269,13 @@ public abstract class DistributedLockContract {
     @Test
     void closedKeepAliveLeavesTheLockToExpireAtItsTtl() throws Exception {
         String name = freshName();
-        LockHandle held = acquire(name, Duration.ofMillis(300));
+        LockHandle held = acquire(name, Duration.ofMillis(1200));
         KeepAlive keepAlive = held.keepAlive();
         assertSame(held.keepAlive().getClass(), keepAlive.getClass(), "a second call starts nothing new");
-        elapse(Duration.ofMillis(500));
+        elapse(Duration.ofMillis(1500));
         assertHeldElsewhere(name);
         keepAlive.close();
-        elapse(Duration.ofMillis(350));
+        elapse(Duration.ofMillis(1300));
         assertTrue(acquire(name, Duration.ofSeconds(10)).fencingToken() > held.fencingToken(), "it expired");
         assertFalse(held.isHeld());
     }
@@ -306,7 +318,8 @@ public abstract class DistributedLockContract {
         elapse(Duration.ofMillis(350));
         LockHandle current = acquire(name, Duration.ofSeconds(10));
         old.keepAlive();
-        elapse(Duration.ofMillis(400));
+        awaitLost(name);
+        elapse(Duration.ofMillis(300)); // three more rounds of a keep-alive that had not stopped
         assertEquals(List.of(new LockLost(name, old.fencingToken(), LockLost.Reason.TAKEN)), lostFor(name));
         assertFalse(old.isHeld());
         assertTrue(current.isHeld());

@@ -19,7 +19,8 @@ import redis.clients.jedis.UnifiedJedis;
  *       period, recording each outcome in Redis;
  *   <li>{@code hold <url> <name> <ttl-ms>}: takes the lock, prints its token, and sleeps until killed;
  *   <li>{@code writer <url> <name> <ttl-ms> <fenced>}: for each stdin line {@code GO <element>}, takes
- *       the lock, reads the shared resource, waits a second, and writes the resource plus the element;
+ *       the lock, reads the shared resource, prints {@code READ <token>}, and at the next line ({@code
+ *       WRITE}) writes the resource plus the element and prints {@code WROTE ok|rejected};
  *   <li>{@code long-job <url> <id> <ttl-ms> <job-ms> <for-ms>}: once warm, waits for the start time
  *       the test publishes, then for {@code for-ms} tries every 50 ms to run a job of {@code job-ms}
  *       under a kept-alive lock of {@code ttl-ms}, recording each run's Redis-time interval and each
@@ -85,8 +86,11 @@ public final class LockChild {
                     lock.tryAcquire(name, Duration.ofMillis(ttlMillis)).handle().orElseThrow();
             String value = FencedResource.read(link.jedis());
             System.out.println("READ " + held.fencingToken());
-            // The test freezes this JVM here, past the lock's ttl, as a long GC pause would.
-            Thread.sleep(1000);
+            // The test freezes this JVM here, past the lock's ttl, as a long GC pause would, and says when
+            // to go on: a handshake, so a slow machine cannot let the write slip in before the freeze.
+            if (!"WRITE".equals(in.readLine())) {
+                return;
+            }
             boolean ok = FencedResource.write(link.jedis(), FencedResource.append(value, element), held, fenced);
             System.out.println("WROTE " + (ok ? "ok" : "rejected"));
             held.close();

@@ -49,7 +49,9 @@ public abstract class FixedWindowStoreContract extends WindowStoreContractSuppor
         Decision denied = store().tryConsume(p, key);
         assertFalse(denied.allowed());
         assertEquals(1, denied.remaining());
-        assertEquals(0, store().tryConsume(p.withCost(1), key).remaining(), "the denial kept the last one");
+        Decision last = store().tryConsume(p.withCost(1), key);
+        assertTrue(last.allowed(), "the denial kept the last one");
+        assertEquals(0, last.remaining());
     }
 
     @Test
@@ -79,7 +81,8 @@ public abstract class FixedWindowStoreContract extends WindowStoreContractSuppor
             elapse(probe.resetAfter().plusMillis(10)); // too close to a boundary to fit the first burst
             probe = store().tryConsume(p, freshKey());
         }
-        elapse(probe.resetAfter().minusMillis(150));
+        // 300 ms before the boundary: room for a burst of 60 on a loaded machine (it must fit in one window).
+        elapse(probe.resetAfter().minusMillis(300));
         long first = nowMicros();
         int admitted = burst(p, key, 60);
         Decision denied = store().tryConsume(p, key);
@@ -88,7 +91,7 @@ public abstract class FixedWindowStoreContract extends WindowStoreContractSuppor
         admitted += burst(p, key, 60);
         long last = nowMicros();
         assertEquals(120, admitted);
-        assertTrue(last - first < 2_000_000, "within two consecutive windows");
+        assertTrue(last - first < 1_000_000, "twice the limit within less than one window: " + (last - first) + " us");
         System.out.printf(
                 "fixed window, 60 per 1 s: 120 admitted within %d ms across a boundary%n", (last - first) / 1000);
     }

@@ -81,21 +81,30 @@ public abstract class SlidingWindowStoreContract extends WindowStoreContractSupp
 
     /**
      * Calls every 5 ms for 2 s against 20 per 300 ms. The admission times are read back from the store
-     * (Redis {@code TIME} for Redis), and every window starting at an admission holds at most 20.
+     * (Redis {@code TIME} for Redis): every window starting at an admission holds at most 20, so the run
+     * admits at most 20 per 300 ms of its length; and every denied call had 20 admissions in the 300 ms
+     * before it (its instant lies between two readings of the store's clock), so none was denied early.
      */
     @Test
-    void neverAdmitsMoreThanTheLimitWithinAnyWindow() throws Exception {
+    void neverAdmitsMoreThanTheLimitWithinAnyWindowNorDeniesBelowIt() throws Exception {
         long window = 300_000;
         LimitPolicy p = window(20, Duration.ofNanos(window * 1000));
         String key = freshKey();
         List<Long> admittedAt = new ArrayList<>();
+        List<long[]> deniedWithin = new ArrayList<>();
+        long first = nowMicros();
         for (int i = 0; i < 400; i++) {
-            if (store().tryConsume(p, key).allowed()) {
+            long from = nowMicros();
+            boolean allowed = store().tryConsume(p, key).allowed();
+            long to = nowMicros();
+            if (allowed) {
                 admittedAt.add(newestEntryMicros(key));
+            } else {
+                deniedWithin.add(new long[] {from, to});
             }
             elapse(Duration.ofMillis(5));
         }
-        assertTrue(admittedAt.size() > 40, "the window slid: " + admittedAt.size() + " admitted");
+        long span = nowMicros() - first;
         for (int i = 0; i < admittedAt.size(); i++) {
             long start = admittedAt.get(i);
             long inWindow = admittedAt.stream()
@@ -103,6 +112,21 @@ public abstract class SlidingWindowStoreContract extends WindowStoreContractSupp
                     .count();
             assertTrue(inWindow <= 20, inWindow + " admitted in the window from " + start);
         }
+        long most = 20 * ((span + window - 1) / window);
+        assertTrue(admittedAt.size() <= most, admittedAt.size() + " admitted in " + span + " us; at most " + most);
+        for (long[] d : deniedWithin) {
+            long before = admittedAt.stream()
+                    .filter(t -> t > d[0] - window && t <= d[1])
+                    .count();
+            assertTrue(
+                    before >= 20,
+                    "a call denied in [" + d[0] + ", " + d[1] + "] had only " + before + " admitted"
+                            + " in the window before it");
+        }
+        assertTrue(!deniedWithin.isEmpty() && admittedAt.size() > 20, "the limit was reached and the window slid");
+        System.out.printf(
+                "sliding window, 20 per 300 ms, a call every 5 ms: %d admitted in %d ms (at most %d)%n",
+                admittedAt.size(), span / 1000, most);
     }
 
     @ParameterizedTest(name = "{0} in flight")

@@ -85,9 +85,13 @@ class EnvironmentConfigIT {
                 server.log()
                         .contains("Tollgate: limits, locks and counters are shared through Redis at redis://"
                                 + redis.host() + ":" + redis.port()
-                                + " (budget 2000 ms per call, at most 3 connections; 6 limits: [demo, demo-both,"
-                                + " demo-cdi, demo-ejb, demo-user, demo-window])"),
-                "no limit named demo_window or demo.fail.open beside the real ones:\n" + server.log());
+                                + " (budget 2000 ms per call, at most 3 connections; 7 limits: [demo, demo-both,"
+                                + " demo-cdi, demo-ejb, demo-partner, demo-user, demo-window])"),
+                "no limit named demo_window or demo.fail.open beside the real ones:\n"
+                        + server.log()
+                                .lines()
+                                .filter(l -> l.contains("Tollgate"))
+                                .collect(java.util.stream.Collectors.joining("\n")));
     }
 
     @Test

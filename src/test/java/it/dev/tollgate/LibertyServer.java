@@ -9,6 +9,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import org.microshed.testing.jaxrs.RestClientBuilder;
 
 /**
@@ -22,7 +24,7 @@ public final class LibertyServer {
             .version(HttpClient.Version.HTTP_1_1)
             .build();
 
-    private static MetricsClient metrics;
+    private static final Map<String, MetricsClient> METRICS = new ConcurrentHashMap<>();
 
     private LibertyServer() {}
 
@@ -59,22 +61,40 @@ public final class LibertyServer {
     }
 
     /** The application metrics of the first server, as Prometheus text. */
-    public static synchronized String metrics() {
-        if (metrics == null) {
-            metrics = new RestClientBuilder()
-                    .withAppContextRoot(baseUrl())
-                    .withJaxrsPath("/")
-                    .build(MetricsClient.class);
-        }
-        return metrics.scrape("application");
+    public static String metrics() {
+        return metrics(baseUrl());
+    }
+
+    /** The application metrics of the server at {@code baseUrl}, as Prometheus text. */
+    public static synchronized String metrics(String baseUrl) {
+        return METRICS.computeIfAbsent(baseUrl, url -> new RestClientBuilder()
+                        .withAppContextRoot(url)
+                        .withJaxrsPath("/")
+                        .build(MetricsClient.class))
+                .scrape("application");
     }
 
     /** A Tollgate counter from {@code /metrics}, 0 when not yet registered. */
     public static long metric(String name, String limit, String outcome) {
-        for (String line : metrics().split("\n")) {
+        return metric(baseUrl(), name, limit, outcome);
+    }
+
+    /** As {@link #metric(String, String, String)}, of the server at {@code baseUrl}. */
+    public static long metric(String baseUrl, String name, String limit, String outcome) {
+        for (String line : metrics(baseUrl).split("\n")) {
             if (line.startsWith(name + "{")
                     && line.contains("limit=\"" + limit + "\"")
                     && line.contains("outcome=\"" + outcome + "\"")) {
+                return (long) Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1));
+            }
+        }
+        return 0;
+    }
+
+    /** A lock counter from {@code /metrics} (tagged by {@code lock}), 0 when not yet registered. */
+    public static long lockMetric(String name, String lock) {
+        for (String line : metrics().split("\n")) {
+            if (line.startsWith(name + "{") && line.contains("lock=\"" + lock + "\"")) {
                 return (long) Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1));
             }
         }

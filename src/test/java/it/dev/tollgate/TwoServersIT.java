@@ -12,7 +12,7 @@ import org.microshed.testing.jupiter.MicroShedTest;
 
 /**
  * Two Liberty servers, the same WAR, the same Redis, no balancer in front: requests alternate between
- * them, and the limit holds across both as one.
+ * them, and the limit holds across both as one, every decision Redis's ({@link Undegraded}).
  */
 @MicroShedTest
 @SharedContainerConfig(DemoDeployment.class)
@@ -24,7 +24,8 @@ public class TwoServersIT {
     @Test
     void oneLimitAcrossTwoServers() throws Exception {
         List<String> servers = List.of(LibertyServer.baseUrl(), LibertyServer.secondBaseUrl());
-        List<Reply> replies = Load.fire(1000, 32, i -> servers.get(i % 2), c -> c.helloFor("10.0.7.1"));
+        List<Reply> replies = Undegraded.during(
+                servers, "demo", () -> Load.fire(1000, 32, i -> servers.get(i % 2), c -> c.helloFor("10.0.7.1")));
         int[] admitted = new int[2];
         int[] limited = new int[2];
         for (int i = 0; i < replies.size(); i++) {

@@ -1,0 +1,78 @@
+package dev.tollgate.config;
+
+import dev.tollgate.LimitPolicy;
+import dev.tollgate.ratelimit.Algorithm;
+import dev.tollgate.ratelimit.LimitMode;
+import dev.tollgate.ratelimit.LimitSpec;
+import java.time.Duration;
+import java.util.Optional;
+
+/** How a limit operates beyond its policy: its mode, its shadow candidate, its local fallback. */
+final class LimitModes {
+
+    /** Settings a candidate may give ({@code tollgate.limits.<name>.shadow.<setting>}): its policy, not whose or how. */
+    static final java.util.Set<String> CANDIDATE_SETTINGS =
+            java.util.Set.of("algorithm", "capacity", "refill-tokens", "refill-period", "cost", "persist");
+
+    private LimitModes() {}
+
+    /**
+     * The global defaults.
+     *
+     * @param mode {@code tollgate.mode}
+     * @param localFallback {@code tollgate.local-fallback}
+     * @param servers {@code tollgate.local-fallback-servers}: how many servers share a limit's capacity
+     *     while each decides alone
+     */
+    record Defaults(LimitMode mode, boolean localFallback, int servers) {}
+
+    /**
+     * The settings as a candidate of {@code limit} reads them: its own ({@code ....shadow.<setting>}),
+     * else the limit's when both count by the same algorithm.
+     */
+    static PropertySource candidateView(PropertySource source, String limit) {
+        String own = SettingsReader.LIMITS + limit + "." + SettingsReader.SHADOW;
+        String primary = SettingsReader.LIMITS + limit + ".";
+        Optional<String> algorithm = source.get(own + "algorithm").map(String::trim);
+        boolean same = algorithm.isEmpty()
+                || algorithm
+                        .get()
+                        .equalsIgnoreCase(source.get(primary + "algorithm")
+                                .map(String::trim)
+                                .orElse(Algorithm.TOKEN_BUCKET.configName()));
+        return new PropertySource() {
+            @Override
+            public Optional<String> get(String name) {
+                Optional<String> value = source.get(name);
+                if (value.isPresent() || !same || !name.startsWith(own)) {
+                    return value;
+                }
+                return source.get(primary + name.substring(own.length()));
+            }
+
+            @Override
+            public Iterable<String> names() {
+                return source.names();
+            }
+        };
+    }
+
+    /**
+     * This server's share of {@code limit} while it decides alone: the capacity divided by {@code
+     * servers} (rounded up, at least one call's cost), refilled as slowly ({@code refill-period ×
+     * servers}; a window's capacity per window), so {@code servers} servers together admit about what
+     * the limit does.
+     */
+    static LimitPolicy localShare(LimitSpec limit, int servers) {
+        LimitPolicy p = limit.policy();
+        long capacity = Math.max(p.cost(), (p.capacity() + servers - 1) / servers);
+        if (limit.algorithm() != Algorithm.TOKEN_BUCKET) {
+            return new LimitPolicy(p.name(), capacity, capacity, p.refillPeriod(), p.cost());
+        }
+        Duration period = p.refillPeriod().multipliedBy(servers);
+        if (period.compareTo(LimitPolicy.MAX_PERIOD) > 0) {
+            period = LimitPolicy.MAX_PERIOD;
+        }
+        return new LimitPolicy(p.name(), capacity, p.refillTokens(), period, p.cost());
+    }
+}
