@@ -44,12 +44,25 @@ public class HelloResource {
     @Inject
     PartnerClient partner;
 
+    @Inject
+    FreeTierGreeter freeTier;
+
+    @Inject
+    PaidTierGreeter paidTier;
+
     /** Limited by the JAX-RS filter with limit {@code demo}, keyed by client address. */
     @GET
     @Path("/hello")
     @RateLimited("demo")
     public String hello() {
         return "hello\n";
+    }
+
+    /** Sibling beans sharing one inherited method, each limited by its own type: {@code demo-free}, {@code demo-paid}. */
+    @GET
+    @Path("/tier/{tier}")
+    public String tier(@PathParam("tier") String tier) {
+        return "paid".equals(tier) ? paidTier.greet() : freeTier.greet();
     }
 
     /** The same, unlimited: the baseline for the filter's cost. */
