@@ -24,8 +24,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * never reached the breaker: a full pool is not an outage. They are Tollgate's own threads, not the
  * server's request threads: a burst of requests must not starve the Redis calls those requests wait for.
  *
- * <p>Inside the breaker each failure is classified ({@link FailureClassifier}): one that is not an
- * outage leaves as {@link NotAnOutageException}, which the breaker takes as an answer.
+ * <p>Inside the breaker each failure is classified ({@link Outages}): one that is not an outage leaves
+ * as {@link NotAnOutageException}, which the breaker takes as an answer.
  */
 public final class ExecutorCaller implements BoundedCaller {
 
@@ -33,12 +33,12 @@ public final class ExecutorCaller implements BoundedCaller {
     private final Semaphore places;
     private final long budgetNanos;
     private final Breaker breaker;
-    private final FailureClassifier classifier;
+    private final Outages outages;
 
     public ExecutorCaller(GuardSettings settings, Breaker breaker, FailureClassifier classifier) {
         this.budgetNanos = settings.budget().toNanos();
         this.breaker = breaker;
-        this.classifier = classifier;
+        this.outages = new Outages(breaker, classifier);
         this.places = new Semaphore(2 * settings.workers());
         AtomicInteger n = new AtomicInteger();
         this.workers =
@@ -80,7 +80,7 @@ public final class ExecutorCaller implements BoundedCaller {
                 if (!claimed.compareAndSet(false, true)) {
                     return null; // its caller gave up while it waited in the queue
                 }
-                return breaker.call(() -> screened(call));
+                return breaker.call(outages.screened(call));
             });
         } catch (RejectedExecutionException closed) {
             places.release();
@@ -100,19 +100,6 @@ public final class ExecutorCaller implements BoundedCaller {
         }
     }
 
-    /** Runs {@code call}; a failure that is not an outage leaves as {@link NotAnOutageException}. */
-    private <T> T screened(Callable<T> call) throws Exception {
-        try {
-            return call.call();
-        } catch (Exception e) {
-            DegradedCause cause = classifier.classify(e);
-            if (!cause.countsTowardBreaker()) {
-                throw new NotAnOutageException(cause, e);
-            }
-            throw e;
-        }
-    }
-
     private static StoreUnavailableException saturated() {
         return StoreUnavailableException.notAttempted(
                 "every Redis connection stayed busy for the whole budget", DegradedCause.SATURATED);
@@ -120,19 +107,7 @@ public final class ExecutorCaller implements BoundedCaller {
 
     @Override
     public DegradedCause causeOf(Throwable failure) {
-        if (breaker.isOpenFailure(failure)) {
-            return DegradedCause.BREAKER_OPEN;
-        }
-        if (failure instanceof NotAnOutageException n) {
-            return n.degradedCause();
-        }
-        if (failure instanceof StoreUnavailableException s && !s.attempted()) {
-            return s.degradedCause();
-        }
-        if (failure instanceof TimeoutException || breaker.isTimeout(failure)) {
-            return DegradedCause.TIMEOUT;
-        }
-        return classifier.classify(failure);
+        return outages.causeOf(failure);
     }
 
     @Override

@@ -3,7 +3,6 @@ package dev.tollgate.guard;
 import dev.tollgate.DegradedCause;
 import dev.tollgate.core.Failures;
 import dev.tollgate.core.Guard;
-import dev.tollgate.core.LogThrottle;
 import dev.tollgate.core.StoreUnavailableException;
 import java.time.Duration;
 import java.util.Optional;
@@ -55,8 +54,7 @@ public final class RedisGuard implements Guard, BreakerState, AutoCloseable {
     private final AtomicLong probes = new AtomicLong();
     private volatile long openedAt;
     private volatile Throwable lastFailure;
-    private volatile String authFailure;
-    private final LogThrottle throttle;
+    private final FailureNotices notices;
     private ScheduledFuture<?> probing;
     private ScheduledFuture<?> warming;
 
@@ -71,7 +69,7 @@ public final class RedisGuard implements Guard, BreakerState, AutoCloseable {
         this.probeInterval = probeInterval;
         this.target = target;
         this.nanoTime = nanoTime;
-        this.throttle = new LogThrottle(LogThrottle.MINUTE, nanoTime);
+        this.notices = new FailureNotices(target, nanoTime);
         this.breakerOpen = StoreUnavailableException.notAttempted(
                 "Redis at " + target + " is not asked while its circuit breaker is open");
         this.scheduler = Executors.newSingleThreadScheduledExecutor(r -> {
@@ -100,11 +98,7 @@ public final class RedisGuard implements Guard, BreakerState, AutoCloseable {
         if (degraded.get() != 0) {
             degraded.set(0); // an outage's count starts with its first failure in a row
         }
-        if (authFailure != null) {
-            authFailure = null;
-            throttle.reset("auth");
-            LOG.info(() -> "Tollgate: Redis at " + target + " accepts Tollgate's credentials again");
-        }
+        notices.answered();
     }
 
     /** What a call that failed for {@code cause} throws; logs and counts as the cause asks. */
@@ -116,8 +110,8 @@ public final class RedisGuard implements Guard, BreakerState, AutoCloseable {
                 open(lastFailure == null ? e : lastFailure);
                 return breakerOpen;
             }
-            case AUTH -> authFailed(failure);
-            case SATURATED -> saturated();
+            case AUTH -> notices.authRefused(failure);
+            case SATURATED -> notices.saturated();
             case DATA_ERROR -> LOG.log(Level.FINE, failure, () -> "Tollgate: Redis at " + target + " refused a call");
             default -> {
                 degraded.incrementAndGet();
@@ -138,26 +132,6 @@ public final class RedisGuard implements Guard, BreakerState, AutoCloseable {
             case DATA_ERROR -> "answered this call with an error";
             default -> "could not be asked";
         };
-    }
-
-    private void authFailed(Throwable failure) {
-        String what = Failures.describe(failure);
-        authFailure = what;
-        if (throttle.allow("auth")) {
-            LOG.severe(() -> "Tollgate: Redis at " + target + " refuses Tollgate's credentials or permissions ("
-                    + what + "); every limit makes its degraded decision (cause auth), without opening the"
-                    + " circuit breaker. Check the user and password in tollgate.redis.url and the user's ACL"
-                    + " (logged at most once a minute while it lasts)");
-        }
-    }
-
-    private void saturated() {
-        if (throttle.allow("saturated")) {
-            LOG.warning(() -> "Tollgate: Redis calls at " + target + " found every connection busy for their"
-                    + " whole budget; they got their degraded decision (cause saturated; a full pool does not"
-                    + " open the circuit breaker). Raise tollgate.redis.pool-size if Redis has room (logged at"
-                    + " most once a minute while it lasts)");
-        }
     }
 
     /**
@@ -204,7 +178,7 @@ public final class RedisGuard implements Guard, BreakerState, AutoCloseable {
     /** What Redis said when it last refused Tollgate's credentials, while it refuses them. */
     @Override
     public Optional<String> authFailure() {
-        return Optional.ofNullable(authFailure);
+        return notices.authFailure();
     }
 
     /** How many background probes have been sent since this guard was built. */

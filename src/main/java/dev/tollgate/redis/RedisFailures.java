@@ -29,8 +29,10 @@ public final class RedisFailures {
     public static DegradedCause classify(Throwable failure) {
         for (Throwable t = failure; t != null; t = t.getCause() == t ? null : t.getCause()) {
             if (t instanceof JedisAccessControlException) {
-                return DegradedCause.AUTH;
+                return DegradedCause.AUTH; // wherever it is: a pool may wrap the handshake's refusal
             }
+        }
+        for (Throwable t = failure; t != null; t = t.getCause() == t ? null : t.getCause()) {
             if (t instanceof JedisRedirectionException) {
                 return DegradedCause.REFUSED; // a cluster's topology that the client could not follow
             }
