@@ -17,11 +17,28 @@ public class RateLimitExceededException extends RuntimeException {
 
     private final transient LimitPolicy policy;
     private final transient Decision decision;
+    private final long cost;
 
     public RateLimitExceededException(LimitPolicy policy, Decision decision) {
-        super("rate limit '" + policy.name() + "' exceeded; retry after " + retryText(decision.retryAfter()));
+        this(policy, decision, policy.cost());
+    }
+
+    /** A call costing {@code cost}: above the policy's capacity, it could never pass. */
+    public RateLimitExceededException(LimitPolicy policy, Decision decision, long cost) {
+        super(
+                cost > policy.capacity()
+                        ? "the call costs " + cost + ", more than limit '" + policy.name() + "' ever holds ("
+                                + policy.capacity() + "): it can never pass"
+                        : "rate limit '" + policy.name() + "' exceeded; retry after "
+                                + retryText(decision.retryAfter()));
         this.policy = policy;
         this.decision = decision;
+        this.cost = cost;
+    }
+
+    /** What the denied call would have cost ({@link RateCost}, else the limit's cost). */
+    public long cost() {
+        return cost;
     }
 
     /** The limit that denied the call. */

@@ -54,4 +54,21 @@ public @interface RateLimited {
      */
     @Nonbinding
     String maxWait() default "0s";
+
+    /**
+     * Which calls count: {@link CountOn#ALWAYS}, only those that {@link CountOn#SUCCESS succeed}, or only
+     * those that {@link CountOn#FAILURE fail} (a login limit that counts failed attempts). Each call
+     * spends before it runs, so a spent bucket blocks it; an outcome that is not counted gives the tokens
+     * back when the call ends. Default {@link CountOn#ALWAYS}.
+     */
+    @Nonbinding
+    CountOn countOn() default CountOn.ALWAYS;
+
+    /**
+     * The exceptions that make a business method call a failure for {@link #countOn()}; any other
+     * exception, and a normal return, is a success. For the JAX-RS filter a failure is a response
+     * status of 400 or more. Default {@code Throwable}: every exception.
+     */
+    @Nonbinding
+    Class<? extends Throwable>[] failOn() default {Throwable.class};
 }

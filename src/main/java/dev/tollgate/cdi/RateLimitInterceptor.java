@@ -7,8 +7,10 @@ import dev.tollgate.RateLimited;
 import dev.tollgate.config.BeanMethod;
 import dev.tollgate.config.RateLimitPlans;
 import dev.tollgate.engine.Tollgate;
+import dev.tollgate.ratelimit.Admission;
+import dev.tollgate.ratelimit.Charge;
+import dev.tollgate.ratelimit.Charged;
 import dev.tollgate.ratelimit.LimitSpec;
-import dev.tollgate.ratelimit.Reservation;
 import jakarta.annotation.Priority;
 import jakarta.enterprise.context.ContextNotActiveException;
 import jakarta.enterprise.inject.Instance;
@@ -18,6 +20,8 @@ import jakarta.interceptor.Interceptor;
 import jakarta.interceptor.InvocationContext;
 import java.lang.reflect.Method;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 
 /** Checks a {@link RateLimited} business method's limits before it runs. */
 @RateLimited({})
@@ -29,13 +33,13 @@ public class RateLimitInterceptor {
     TollgateRuntime runtime;
 
     @Inject
-    ClientKeys keys;
-
-    @Inject
     Instance<FilterMarks> marks;
 
     @Inject
     Callers callers;
+
+    @Inject
+    Charges charges;
 
     @AroundInvoke
     public Object check(InvocationContext ctx) throws Exception {
@@ -43,37 +47,40 @@ public class RateLimitInterceptor {
         RateLimitPlans.Plan plan =
                 RateLimitPlans.of(new BeanMethod(ctx.getTarget().getClass(), method));
         Tollgate tollgate = runtime.tollgate();
+        Long cost = plan.costParameter() < 0 ? null : Charges.cost(ctx.getParameters()[plan.costParameter()]);
+        List<Charge> toCharge = new ArrayList<>();
         CallerInfo caller = null;
-        Duration longest = Duration.ZERO;
-        LimitSpec waitedFor = null;
-        for (String name : plan.limits()) {
+        for (String name : cost != null && cost == 0 ? List.<String>of() : plan.limits()) {
             if (checkedByFilter(method, name)) {
                 continue;
             }
-            LimitSpec limit = tollgate.limit(name);
             if (caller == null) {
                 caller = callers.current();
             }
-            String key = clientKey(plan, ctx, limit, caller);
-            Decision d;
-            if (plan.waits()) {
-                Reservation r = tollgate.limiter().reserve(limit, key, plan.maxWait());
-                d = r.decision();
-                if (r.delay().compareTo(longest) > 0) {
-                    longest = r.delay();
-                    waitedFor = limit;
-                }
-            } else {
-                d = tollgate.limiter().check(limit, key);
-            }
-            if (!d.allowed()) {
-                throw new RateLimitExceededException(limit.policy(), d);
-            }
+            toCharge.add(charges.of(tollgate, name, caller, keyArgument(plan, ctx), cost, plan.countOn()));
         }
-        if (waitedFor != null) {
-            waitFor(waitedFor, longest, tollgate);
+        if (toCharge.isEmpty()) {
+            return ctx.proceed();
         }
-        return ctx.proceed();
+        Admission admission = tollgate.limiter().admit(toCharge, plan.waits() ? plan.maxWait() : Duration.ZERO);
+        if (!admission.allowed()) {
+            Charged denied = admission.denied().orElseThrow();
+            throw new RateLimitExceededException(
+                    denied.charge().policy(), denied.decision(), denied.charge().cost());
+        }
+        admission.longestWait().ifPresent(w -> waitFor(w.charge().limit(), w.delay(), tollgate));
+        boolean failed = false;
+        try {
+            return ctx.proceed();
+        } catch (Exception e) {
+            failed = plan.fails(e);
+            throw e;
+        } catch (Error e) {
+            failed = plan.fails(e);
+            throw e;
+        } finally {
+            admission.settle(failed);
+        }
     }
 
     /** Sleeps until the reserved tokens are there; an interrupted waiter is refused, its tokens spent. */
@@ -90,14 +97,15 @@ public class RateLimitInterceptor {
         }
     }
 
-    private String clientKey(RateLimitPlans.Plan plan, InvocationContext ctx, LimitSpec limit, CallerInfo caller) {
+    /** The {@code @RateKey} argument, or null: the limit's {@code key} setting decides. */
+    private static String keyArgument(RateLimitPlans.Plan plan, InvocationContext ctx) {
         if (plan.keyParameter() >= 0) {
             Object arg = ctx.getParameters()[plan.keyParameter()];
             if (arg != null) {
                 return arg.toString();
             }
         }
-        return keys.keyFor(limit, caller);
+        return null;
     }
 
     private boolean checkedByFilter(Method method, String limit) {

@@ -44,6 +44,7 @@ public final class DeploymentCheck {
             for (BeanMethod m : BeanMethod.of(type)) {
                 if (m.binding(RateLimited.class).isPresent()) {
                     problems.addAll(waitProblems(settings, m, allowWait));
+                    problems.addAll(costProblems(m));
                 }
             }
         }
@@ -70,6 +71,12 @@ public final class DeploymentCheck {
                         + " no bean is named '" + b.name() + "')");
             }
         });
+        settings.settings().ifPresent(s -> s.plans().forEach((limit, plans) -> {
+            if (!beanNamed.test(plans.resolver())) {
+                problems.add("tollgate.limits." + limit + ".plan-resolver=" + plans.resolver()
+                        + " (expected the name of a PlanResolver bean; no bean is named '" + plans.resolver() + "')");
+            }
+        }));
         LockSpecs locks = new LockSpecs(properties);
         for (Class<?> type : beanClasses) {
             for (BeanMethod job : LockSpecs.jobs(type)) {
@@ -114,6 +121,25 @@ public final class DeploymentCheck {
                     + " wait in the business method it calls, or set tollgate.http.allow-wait=true");
         }
         return problems;
+    }
+
+    private static final Set<Class<?>> WHOLE_NUMBERS =
+            Set.of(long.class, int.class, short.class, byte.class, Long.class, Integer.class, Short.class, Byte.class);
+
+    /** A {@code @RateCost} parameter that is not a whole number. */
+    private static List<String> costProblems(BeanMethod m) {
+        int i;
+        try {
+            i = RateLimitPlans.of(m).costParameter();
+        } catch (TollgateConfigException e) {
+            return List.of();
+        }
+        if (i < 0 || WHOLE_NUMBERS.contains(m.method().getParameterTypes()[i])) {
+            return List.of();
+        }
+        return List.of("@RateCost on parameter " + i + " ("
+                + m.method().getParameterTypes()[i].getSimpleName() + ") of " + m.where()
+                + ": expected a whole number (long, int, short, byte or their boxes)");
     }
 
     /** Whether {@code m} is a JAX-RS resource method, by its annotations' names (config knows no Jakarta). */

@@ -1,5 +1,7 @@
 package dev.tollgate.config;
 
+import dev.tollgate.CountOn;
+import dev.tollgate.RateCost;
 import dev.tollgate.RateKey;
 import dev.tollgate.RateLimited;
 import dev.tollgate.TollgateConfigException;
@@ -10,6 +12,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -29,18 +32,38 @@ public final class RateLimitPlans {
      * @param limits the limits, in order; empty when the method is not limited
      * @param keyParameter the index of the {@link RateKey} parameter, or -1
      * @param maxWait how long a call may wait for its tokens ({@link RateLimited#maxWait()}); zero: not at all
+     * @param costParameter the index of the {@link RateCost} parameter, or -1
+     * @param countOn which outcomes stay counted ({@link RateLimited#countOn()})
+     * @param failOn the exceptions that make a call a failure ({@link RateLimited#failOn()})
      */
-    public record Plan(List<String> limits, int keyParameter, Duration maxWait) {
+    public record Plan(
+            List<String> limits,
+            int keyParameter,
+            Duration maxWait,
+            int costParameter,
+            CountOn countOn,
+            List<Class<? extends Throwable>> failOn) {
         public Plan {
             limits = List.copyOf(limits);
+            failOn = List.copyOf(failOn);
             if (maxWait == null || maxWait.isNegative()) {
                 throw new IllegalArgumentException("maxWait must be >= 0, but was " + maxWait);
             }
         }
 
+        /** A plan that waits up to {@code maxWait}, at the configured cost, counting every call. */
+        public Plan(List<String> limits, int keyParameter, Duration maxWait) {
+            this(limits, keyParameter, maxWait, -1, CountOn.ALWAYS, List.of(Throwable.class));
+        }
+
         /** A plan that does not wait. */
         public Plan(List<String> limits, int keyParameter) {
             this(limits, keyParameter, Duration.ZERO);
+        }
+
+        /** Whether {@code t} makes the call a failure. */
+        public boolean fails(Throwable t) {
+            return failOn.stream().anyMatch(c -> c.isInstance(t));
         }
 
         /** Whether a call may wait for its tokens. */
@@ -62,15 +85,25 @@ public final class RateLimitPlans {
         List<String> limits =
                 m.binding(RateLimited.class).map(r -> List.of(r.value())).orElse(List.of());
         int keyParameter = -1;
+        int costParameter = -1;
         Annotation[][] params = m.method().getParameterAnnotations();
         for (int i = 0; i < params.length; i++) {
             for (Annotation a : params[i]) {
                 if (a instanceof RateKey) {
                     keyParameter = i;
+                } else if (a instanceof RateCost) {
+                    costParameter = i;
                 }
             }
         }
-        return new Plan(limits, keyParameter, maxWait(m));
+        Optional<RateLimited> r = m.binding(RateLimited.class);
+        return new Plan(
+                limits,
+                keyParameter,
+                maxWait(m),
+                costParameter,
+                r.map(RateLimited::countOn).orElse(CountOn.ALWAYS),
+                r.map(x -> List.of(x.failOn())).orElse(List.of(Throwable.class)));
     }
 
     private static Duration maxWait(BeanMethod m) {

@@ -42,7 +42,9 @@ final class SettingNames {
             "fail-open",
             "persist",
             "mode",
-            "local-fallback");
+            "local-fallback",
+            "plans",
+            "plan-resolver");
     static final Set<String> LOCK_SETTINGS = Set.of("ttl", "at-least", "keep-alive");
     static final Set<String> CONCURRENCY_SETTINGS = Set.of("max-in-flight", "key", "lease", "fail-open");
 

@@ -11,6 +11,7 @@ import dev.tollgate.ratelimit.Algorithm;
 import dev.tollgate.ratelimit.KeySpec;
 import dev.tollgate.ratelimit.LimitMode;
 import dev.tollgate.ratelimit.LimitSpec;
+import dev.tollgate.ratelimit.Plans;
 import dev.tollgate.redis.RedisUrl;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -150,8 +151,9 @@ public final class SettingsReader {
             error(LOCAL_DENIALS, Integer.toString(denials), DENIALS_RULE);
             denials = DEFAULT_LOCAL_DENIALS;
         }
+        Map<String, Plans> plans = PlanSettings.read(source, limitNames, limits, errors);
         return new TollgateSettings(
-                url, GuardSettings.defaults(budget, pool), failOpen, limits, http, concurrency, denials);
+                url, GuardSettings.defaults(budget, pool), failOpen, limits, http, concurrency, denials, plans);
     }
 
     /**

@@ -3,6 +3,7 @@ package dev.tollgate.config;
 import dev.tollgate.concurrency.ConcurrencySpec;
 import dev.tollgate.guard.GuardSettings;
 import dev.tollgate.ratelimit.LimitSpec;
+import dev.tollgate.ratelimit.Plans;
 import dev.tollgate.redis.RedisUrl;
 import java.time.Duration;
 import java.util.Map;
@@ -21,6 +22,7 @@ import java.util.Optional;
  * @param concurrency the configured concurrency limits by name
  * @param localDenials how many denied keys each server holds until their retry-after, answering their
  *     calls without Redis ({@code tollgate.local-denials}); 0: none
+ * @param plans the plans of the limits that have them, by limit name
  */
 public record TollgateSettings(
         Optional<RedisUrl> redisUrl,
@@ -29,17 +31,41 @@ public record TollgateSettings(
         Map<String, LimitSpec> limits,
         HttpSettings http,
         Map<String, ConcurrencySpec> concurrency,
-        int localDenials) {
+        int localDenials,
+        Map<String, Plans> plans) {
 
     public TollgateSettings {
-        if (redisUrl == null || guard == null || limits == null || http == null || concurrency == null) {
-            throw new IllegalArgumentException("redisUrl, guard, limits, http and concurrency are required");
+        if (redisUrl == null
+                || guard == null
+                || limits == null
+                || http == null
+                || concurrency == null
+                || plans == null) {
+            throw new IllegalArgumentException("redisUrl, guard, limits, http, concurrency and plans are required");
         }
         limits = Map.copyOf(limits);
         concurrency = Map.copyOf(concurrency);
+        plans = Map.copyOf(plans);
         if (localDenials < 0) {
             throw new IllegalArgumentException("localDenials must be >= 0, but was " + localDenials);
         }
+    }
+
+    /** Without plans. */
+    public TollgateSettings(
+            Optional<RedisUrl> redisUrl,
+            GuardSettings guard,
+            boolean failOpen,
+            Map<String, LimitSpec> limits,
+            HttpSettings http,
+            Map<String, ConcurrencySpec> concurrency,
+            int localDenials) {
+        this(redisUrl, guard, failOpen, limits, http, concurrency, localDenials, Map.of());
+    }
+
+    /** The plans of the limit named {@code name}, if it has them. */
+    public Optional<Plans> plans(String name) {
+        return Optional.ofNullable(plans.get(name));
     }
 
     /** With the default of {@code tollgate.local-denials}. */
@@ -84,6 +110,6 @@ public record TollgateSettings(
 
     /** These settings with other guard settings, e.g. a breaker that never opens. */
     public TollgateSettings withGuard(GuardSettings newGuard) {
-        return new TollgateSettings(redisUrl, newGuard, failOpen, limits, http, concurrency, localDenials);
+        return new TollgateSettings(redisUrl, newGuard, failOpen, limits, http, concurrency, localDenials, plans);
     }
 }

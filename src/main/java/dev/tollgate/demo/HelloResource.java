@@ -1,6 +1,8 @@
 package dev.tollgate.demo;
 
 import dev.tollgate.ConcurrencyLimited;
+import dev.tollgate.CountOn;
+import dev.tollgate.RateCost;
 import dev.tollgate.RateLimited;
 import dev.tollgate.lock.Acquisition;
 import dev.tollgate.lock.DistributedLock;
@@ -15,6 +17,7 @@ import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
 import java.time.Duration;
 
 /** The demo service: the same greeting behind each of Tollgate's entry points. */
@@ -188,5 +191,41 @@ public class HelloResource {
         } catch (java.util.concurrent.ExecutionException e) {
             throw e.getCause() instanceof RuntimeException r ? r : e;
         }
+    }
+
+    /** Under two limits at once, all or nothing: bursts of 5 (1 back per second) and 100 per day. */
+    @GET
+    @Path("/multi")
+    @RateLimited({"demo-multi-burst", "demo-multi-day"})
+    public String multi() {
+        return "hello\n";
+    }
+
+    /** Keyed by {@code X-Api-Key}, limited by the key's plan ({@link DemoPlans}): free 5, pro 50 per minute. */
+    @GET
+    @Path("/plan")
+    @RateLimited("demo-plan")
+    public String plan() {
+        return "hello\n";
+    }
+
+    /** Costs as many tokens as rows are exported, of 100 per minute. */
+    @POST
+    @Path("/export")
+    @RateLimited("demo-export")
+    public String export(@QueryParam("rows") @RateCost long rows) {
+        return "exported " + rows + " rows\n";
+    }
+
+    /** Counts failed logins only: 3 per 15 minutes per client, after which even a correct login waits. */
+    @POST
+    @Path("/login")
+    @RateLimited(value = "demo-login", countOn = CountOn.FAILURE)
+    public Response login(@QueryParam("ok") boolean ok) {
+        return ok
+                ? Response.ok("welcome\n").build()
+                : Response.status(Response.Status.UNAUTHORIZED)
+                        .entity("wrong password\n")
+                        .build();
     }
 }

@@ -80,7 +80,9 @@ record Backend(
                     clock);
         }
         RedisGuard single = RedisGuards.forLink(
-                redis, new ExecutorCaller(gs, breaker.get(), RedisFailures::classify), gs.probeInterval());
+                redis,
+                new ExecutorCaller(gs, breaker.get(), redis.lane(), RedisFailures::classify),
+                gs.probeInterval());
         single.warmUp();
         return onRedis(redis, single, lost, clock);
     }

@@ -19,6 +19,7 @@ import dev.tollgate.http.ClientAddresses;
 import dev.tollgate.lock.DistributedLock;
 import dev.tollgate.lock.LockLostListener;
 import dev.tollgate.lock.RedisDistributedLock;
+import dev.tollgate.ratelimit.Charge;
 import dev.tollgate.ratelimit.DecisionListener;
 import dev.tollgate.ratelimit.DeniedCache;
 import dev.tollgate.ratelimit.LimitSpec;
@@ -216,6 +217,25 @@ public final class Tollgate implements RateLimits, ConcurrencyLimits, AutoClosea
         return settings.limit(name)
                 .orElseThrow(() -> new TollgateConfigException(
                         "no limit named '" + name + "' is configured (tollgate.limits." + name + ".capacity)"));
+    }
+
+    /**
+     * One call's charge under the limit named {@code name}: {@code clientKey}'s bucket, spent under the
+     * policy of {@code plan} when the limit has plans and {@code plan} is one of them (the plan's
+     * limit's capacity, refill and cost, under this limit's name), else the limit's own.
+     */
+    public Charge charge(String name, String clientKey, String plan) {
+        LimitSpec limit = limit(name);
+        Charge own = Charge.of(limit, clientKey);
+        return settings.plans(name)
+                .flatMap(p -> p.limitOf(plan))
+                .map(planLimit -> own.under(plan, renamed(limit(planLimit).policy(), name)))
+                .map(c -> c.costing(c.policy().cost()))
+                .orElse(own);
+    }
+
+    private static LimitPolicy renamed(LimitPolicy p, String name) {
+        return new LimitPolicy(name, p.capacity(), p.refillTokens(), p.refillPeriod(), p.cost());
     }
 
     /** The settings it was built from. */

@@ -13,6 +13,17 @@ public interface Breaker {
     /** Runs {@code call} if the breaker lets it, recording its outcome. */
     <T> T call(Callable<T> call) throws Exception;
 
+    /**
+     * Counts a failure of a call made outside {@link #call} (on the caller's own thread): the breaker
+     * sees it exactly as if {@code call} had thrown it. Throws {@code failure}, or the breaker's refusal
+     * when it was already open.
+     */
+    default void record(Exception failure) throws Exception {
+        call(() -> {
+            throw failure;
+        });
+    }
+
     /** Whether {@code failure} means the breaker refused the call. */
     boolean isOpenFailure(Throwable failure);
 

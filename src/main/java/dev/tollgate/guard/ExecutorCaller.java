@@ -1,7 +1,8 @@
 package dev.tollgate.guard;
 
 import dev.tollgate.DegradedCause;
-import dev.tollgate.core.StoreUnavailableException;
+import dev.tollgate.core.DirectLane;
+import dev.tollgate.core.StoreSaturatedException;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
@@ -15,17 +16,30 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * Runs Redis calls on Tollgate's own worker threads, behind a {@link Breaker}, and frees the caller
- * at the budget even while a worker is stuck in a socket read (which ignores interrupts).
+ * Runs Redis calls within the budget, behind a {@link Breaker}, which sees outages only.
  *
- * <p>The workers are a bulkhead: as many threads as Redis connections and as many queue places. A call
- * that finds them all taken waits for a place within its budget; one that gets no place, or whose
- * place is not reached by a worker before its budget is spent, is {@link DegradedCause#SATURATED}. It
- * never reached the breaker: a full pool is not an outage. They are Tollgate's own threads, not the
- * server's request threads: a burst of requests must not starve the Redis calls those requests wait for.
+ * <p>On the caller's own thread when the {@link DirectLane} has a connection at once (an idle pooled
+ * one, its read bounded by what is left of the budget), so a call pays no hand-off. While the breaker's
+ * last recorded outcome is a success, a successful call is not shown to it; an outage is ({@link
+ * Breaker#record}), and from then on every call goes through the breaker, on this thread when a
+ * connection is idle, until one succeeds. So the breaker sees every outage and, between two outages,
+ * at least the first success: a breaker that opens on N failures in a row (Fault Tolerance's {@code
+ * failureRatio=1}, the default) opens on exactly the same calls as if it saw them all, and its
+ * half-open trial, delay and timeout are its own. Failures on this thread are counted before the call
+ * returns, so the next call already finds the breaker open.
  *
- * <p>Inside the breaker each failure is classified ({@link Outages}): one that is not an outage leaves
- * as {@link NotAnOutageException}, which the breaker takes as an answer.
+ * <p>What is not an outage never reaches the breaker ({@link Outages}): an error Redis answered with
+ * leaves as {@link NotAnOutageException}; a pool that stays full, or a call that waited so long for a
+ * connection that what was left of its budget ran out, is {@link StoreSaturatedException} ({@link
+ * DegradedCause#SATURATED}): load, not an outage.
+ *
+ * <p>When a connection would have to be made, on Tollgate's own worker threads, which free the caller at
+ * the budget even while a worker is stuck in a socket read (which ignores interrupts) or in making a
+ * connection. The workers are a bulkhead: as many threads as Redis connections and as many queue
+ * places. A call that finds them all taken waits for a place within its budget; one that gets none, or
+ * whose place no worker reaches before its budget is spent, is saturated too. They are Tollgate's own,
+ * not the server's request threads: a burst of requests must not starve the Redis calls those requests
+ * wait for.
  */
 public final class ExecutorCaller implements BoundedCaller {
 
@@ -33,11 +47,22 @@ public final class ExecutorCaller implements BoundedCaller {
     private final Semaphore places;
     private final long budgetNanos;
     private final Breaker breaker;
+    private final DirectLane lane;
     private final Outages outages;
 
+    /** False from an outage until a call through the breaker succeeds: meanwhile the breaker sees every call. */
+    private volatile boolean lastRecordedSuccess = true;
+
+    /** Every call on a worker. */
     public ExecutorCaller(GuardSettings settings, Breaker breaker, FailureClassifier classifier) {
+        this(settings, breaker, DirectLane.NONE, classifier);
+    }
+
+    /** Calls on the caller's thread through {@code lane} when it can, else on a worker. */
+    public ExecutorCaller(GuardSettings settings, Breaker breaker, DirectLane lane, FailureClassifier classifier) {
         this.budgetNanos = settings.budget().toNanos();
         this.breaker = breaker;
+        this.lane = lane;
         this.outages = new Outages(breaker, classifier);
         this.places = new Semaphore(2 * settings.workers());
         AtomicInteger n = new AtomicInteger();
@@ -69,9 +94,49 @@ public final class ExecutorCaller implements BoundedCaller {
 
     @Override
     public <T> T call(Callable<T> call) throws Exception {
+        DirectLane.Lease lease;
+        try {
+            lease = lane.lease(budgetNanos);
+        } catch (DirectLane.Busy busy) {
+            return succeeded(onWorker(call));
+        }
+        try (lease) {
+            // A lease that waited for a connection had a full pool: a timeout after it is load.
+            Callable<T> screened = outages.screened(() -> lease.run(call), lease.waited());
+            if (!lastRecordedSuccess && !lease.waited()) {
+                return throughBreaker(screened);
+            }
+            try {
+                return screened.call();
+            } catch (NotAnOutageException answered) {
+                throw answered;
+            } catch (Exception failure) {
+                lastRecordedSuccess = false;
+                breaker.record(failure);
+                throw failure;
+            }
+        }
+    }
+
+    private <T> T throughBreaker(Callable<T> screened) throws Exception {
+        try {
+            return succeeded(breaker.call(screened));
+        } catch (NotAnOutageException answered) {
+            lastRecordedSuccess = true; // the breaker took the answer as a success
+            throw answered;
+        }
+    }
+
+    /** A call the breaker saw succeed: from now on it need not see the successes. */
+    private <T> T succeeded(T value) {
+        lastRecordedSuccess = true;
+        return value;
+    }
+
+    private <T> T onWorker(Callable<T> call) throws Exception {
         long deadline = System.nanoTime() + budgetNanos;
         if (!places.tryAcquire(budgetNanos, TimeUnit.NANOSECONDS)) {
-            throw saturated();
+            throw saturated(null);
         }
         AtomicBoolean claimed = new AtomicBoolean();
         Future<T> f;
@@ -84,14 +149,14 @@ public final class ExecutorCaller implements BoundedCaller {
             });
         } catch (RejectedExecutionException closed) {
             places.release();
-            throw saturated();
+            throw saturated(closed);
         }
         try {
             return f.get(deadline - System.nanoTime(), TimeUnit.NANOSECONDS);
         } catch (TimeoutException e) {
             if (claimed.compareAndSet(false, true)) {
                 f.cancel(false);
-                throw saturated();
+                throw saturated(null);
             }
             f.cancel(true);
             throw e;
@@ -100,9 +165,9 @@ public final class ExecutorCaller implements BoundedCaller {
         }
     }
 
-    private static StoreUnavailableException saturated() {
-        return StoreUnavailableException.notAttempted(
-                "every Redis connection stayed busy for the whole budget", DegradedCause.SATURATED);
+    private static StoreSaturatedException saturated(Throwable cause) {
+        return new StoreSaturatedException(
+                "every Redis connection stayed busy for the whole budget (tollgate.redis.pool-size)", cause);
     }
 
     @Override

@@ -1,6 +1,7 @@
 package dev.tollgate.guard;
 
 import dev.tollgate.DegradedCause;
+import dev.tollgate.core.StoreSaturatedException;
 import dev.tollgate.core.StoreUnavailableException;
 import java.util.concurrent.Callable;
 import java.util.concurrent.TimeoutException;
@@ -17,11 +18,22 @@ public record Outages(Breaker breaker, FailureClassifier classifier) {
 
     /** {@code call}, whose failures that are not outages leave as {@link NotAnOutageException}. */
     public <T> Callable<T> screened(Callable<T> call) {
+        return screened(call, false);
+    }
+
+    /**
+     * The same; with {@code waitedForConnection} (the pool was full and the call waited for a connection),
+     * a timeout is {@link DegradedCause#SATURATED}: the budget went to waiting, not to Redis.
+     */
+    public <T> Callable<T> screened(Callable<T> call, boolean waitedForConnection) {
         return () -> {
             try {
                 return call.call();
             } catch (Exception e) {
                 DegradedCause cause = classifier.classify(e);
+                if (waitedForConnection && cause == DegradedCause.TIMEOUT) {
+                    cause = DegradedCause.SATURATED;
+                }
                 if (!cause.countsTowardBreaker()) {
                     throw new NotAnOutageException(cause, e);
                 }
@@ -37,6 +49,9 @@ public record Outages(Breaker breaker, FailureClassifier classifier) {
         }
         if (failure instanceof NotAnOutageException n) {
             return n.degradedCause();
+        }
+        if (failure instanceof StoreSaturatedException) {
+            return DegradedCause.SATURATED;
         }
         if (failure instanceof StoreUnavailableException s && !s.attempted()) {
             return s.degradedCause();

@@ -1,17 +1,17 @@
 package dev.tollgate.jaxrs;
 
 import dev.tollgate.CallerInfo;
-import dev.tollgate.Decision;
+import dev.tollgate.CountOn;
 import dev.tollgate.RateLimited;
-import dev.tollgate.cdi.ClientKeys;
+import dev.tollgate.cdi.Charges;
 import dev.tollgate.cdi.FilterMarks;
 import dev.tollgate.cdi.HttpCallerInfo;
 import dev.tollgate.cdi.TollgateRuntime;
 import dev.tollgate.config.BeanMethod;
 import dev.tollgate.config.RateLimitPlans;
 import dev.tollgate.engine.Tollgate;
-import dev.tollgate.ratelimit.LimitSpec;
-import dev.tollgate.ratelimit.Reservation;
+import dev.tollgate.ratelimit.Admission;
+import dev.tollgate.ratelimit.Charge;
 import jakarta.annotation.Priority;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
@@ -27,11 +27,9 @@ import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.ext.Provider;
 import java.lang.reflect.Method;
 import java.security.Principal;
-import java.time.Duration;
 import java.util.ArrayList;
-import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Set;
+import java.util.Optional;
 
 /**
  * Applies {@code tollgate.http.limits} to every request and {@link RateLimited} on the matched resource
@@ -56,70 +54,73 @@ public class RateLimitFilter implements ContainerRequestFilter, ContainerRespons
     TollgateRuntime runtime;
 
     @Inject
-    ClientKeys keys;
+    FilterMarks marks;
 
     @Inject
-    FilterMarks marks;
+    Charges charges;
 
     @Override
     public void filter(ContainerRequestContext request) {
         Method method = resource.getResourceMethod();
         Tollgate tollgate = runtime.tollgate();
-        Set<String> names = new LinkedHashSet<>(tollgate.settings().http().globalLimits());
+        List<String> global = tollgate.settings().http().globalLimits();
         RateLimitPlans.Plan plan = method == null
                 ? new RateLimitPlans.Plan(List.of(), -1)
                 : RateLimitPlans.of(new BeanMethod(resource.getResourceClass(), method));
-        names.addAll(plan.limits());
-        // A request thread waits only where the deployment allowed it (tollgate.http.allow-wait).
-        boolean mayWait = plan.waits() && tollgate.settings().http().allowWait();
-        if (names.isEmpty()) {
+        if (global.isEmpty() && plan.limits().isEmpty()) {
             return;
         }
+        Optional<Long> cost;
+        try {
+            cost = plan.costParameter() < 0 ? Optional.empty() : HttpCosts.read(request, method, plan.costParameter());
+        } catch (HttpCosts.BadCost e) {
+            request.abortWith(RateLimitResponses.badRequest(e.getMessage()));
+            return;
+        }
+        // A cost the filter cannot read (an entity) is left, with the method's limits, to the interceptor.
+        boolean methodLimits = plan.costParameter() < 0 || cost.isPresent();
         Principal principal = request.getSecurityContext() == null
                 ? null
                 : request.getSecurityContext().getUserPrincipal();
         CallerInfo caller = new HttpCallerInfo(servletRequest, tollgate.clientAddresses(), principal);
-        List<RateLimitResponses.Applied> applied = new ArrayList<>();
-        Duration longest = Duration.ZERO;
-        for (String name : names) {
-            LimitSpec limit = tollgate.limit(name);
-            Decision d;
-            if (mayWait && plan.limits().contains(name)) {
-                Reservation r = tollgate.limiter().reserve(limit, keys.keyFor(limit, caller), plan.maxWait());
-                d = r.decision();
-                longest = longest.compareTo(r.delay()) < 0 ? r.delay() : longest;
-            } else {
-                d = tollgate.limiter().check(limit, keys.keyFor(limit, caller));
-            }
-            if (!limit.shadow()) {
-                // A shadow limit tells the client nothing: its policy is not the one in force.
-                applied.add(new RateLimitResponses.Applied(limit.policy(), d));
-            }
-            if (!d.allowed()) {
-                request.abortWith(RateLimitResponses.rejected(applied));
-                return;
-            }
-            if (method != null) {
-                marks.checked(method, name);
+        List<Charge> toCharge = new ArrayList<>();
+        for (String name : global) {
+            if (!methodLimits || !plan.limits().contains(name)) {
+                toCharge.add(charges.of(tollgate, name, caller, null, null, CountOn.ALWAYS));
             }
         }
+        if (methodLimits && cost.orElse(1L) > 0) {
+            for (String name : plan.limits()) {
+                toCharge.add(charges.of(tollgate, name, caller, null, cost.orElse(null), plan.countOn()));
+            }
+        }
+        // A request thread waits only where the deployment allowed it (tollgate.http.allow-wait).
+        boolean mayWait = plan.waits() && tollgate.settings().http().allowWait();
+        Admission admission = tollgate.limiter().admit(toCharge, mayWait ? plan.maxWait() : java.time.Duration.ZERO);
+        if (!admission.allowed()) {
+            request.abortWith(RateLimitResponses.rejected(RateLimitResponses.of(admission)));
+            return;
+        }
+        if (methodLimits && method != null) {
+            plan.limits().forEach(name -> marks.checked(method, name));
+        }
         try {
-            tollgate.sleeper().sleep(longest);
+            tollgate.sleeper().sleep(admission.delay());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             request.abortWith(
                     Response.status(Response.Status.SERVICE_UNAVAILABLE).build());
             return;
         }
-        request.setProperty(APPLIED, applied);
+        request.setProperty(APPLIED, admission);
     }
 
+    /** Adds the fields, and gives back what a limit that does not count this outcome took (status 400+: failure). */
     @Override
-    @SuppressWarnings("unchecked")
     public void filter(ContainerRequestContext request, ContainerResponseContext response) {
-        Object applied = request.getProperty(APPLIED);
-        if (applied instanceof List<?> list) {
-            RateLimitResponses.addFields(response.getHeaders(), (List<RateLimitResponses.Applied>) list);
+        if (request.getProperty(APPLIED) instanceof Admission admission) {
+            RateLimitResponses.addFields(response.getHeaders(), RateLimitResponses.of(admission));
+            admission.settle(response.getStatus() >= 400);
         }
     }
 }

@@ -2,9 +2,12 @@ package dev.tollgate.jaxrs;
 
 import dev.tollgate.Decision;
 import dev.tollgate.LimitPolicy;
+import dev.tollgate.ratelimit.Admission;
+import dev.tollgate.ratelimit.Charged;
 import jakarta.ws.rs.core.MultivaluedMap;
 import jakarta.ws.rs.core.Response;
 import java.time.Duration;
+import java.util.Comparator;
 import java.util.List;
 import java.util.stream.Collectors;
 
@@ -19,8 +22,45 @@ public final class RateLimitResponses {
 
     private RateLimitResponses() {}
 
-    /** One limit's decision for a request. */
-    public record Applied(LimitPolicy policy, Decision decision) {}
+    /** One limit's decision for a request, and what the request costs under it. */
+    public record Applied(LimitPolicy policy, Decision decision, long cost) {
+        /** At the policy's own cost. */
+        public Applied(LimitPolicy policy, Decision decision) {
+            this(policy, decision, policy.cost());
+        }
+
+        /** One limit's part of an admission. */
+        public static Applied of(Charged c) {
+            return new Applied(c.charge().policy(), c.decision(), c.charge().cost());
+        }
+
+        boolean tooCostly() {
+            return cost > policy.capacity();
+        }
+    }
+
+    /**
+     * Every limit's part of an admission. When the call was denied, the limits that allowed it gave
+     * their tokens back: they show what they hold again. A shadow limit tells the client nothing: its
+     * policy is not the one in force.
+     */
+    public static List<Applied> of(Admission admission) {
+        boolean givenBack = !admission.allowed();
+        return admission.charged().stream()
+                .filter(c -> !c.charge().limit().shadow())
+                .map(c -> givenBack && c.spent() ? givenBack(c) : Applied.of(c))
+                .toList();
+    }
+
+    private static Applied givenBack(Charged c) {
+        Decision d = c.decision();
+        long left = Math.min(
+                c.charge().policy().capacity(), d.remaining() + c.charge().cost());
+        return new Applied(
+                c.charge().policy(),
+                new Decision(true, left, d.retryAfter(), d.resetAfter(), false),
+                c.charge().cost());
+    }
 
     /** {@code "name";q=capacity;w=seconds}, one item per limit; {@code w} is left out for a quota that never refills. */
     public static String policyField(List<Applied> applied) {
@@ -63,10 +103,16 @@ public final class RateLimitResponses {
     /**
      * The rejection: {@code 429} with {@code Retry-After} rounded up to whole seconds (never earlier
      * than the refill), or {@code 503} when the decision was degraded (Redis could not be asked and the
-     * limit fails closed: the client did nothing wrong).
+     * limit fails closed: the client did nothing wrong). With several limits, the one named is the one
+     * a client must wait for longest (a degraded one first), so waiting its {@code Retry-After} is not
+     * met by another limit's denial; the fields list every limit.
      */
     public static Response rejected(List<Applied> applied) {
-        Applied denied = applied.get(applied.size() - 1);
+        Applied denied = applied.stream()
+                .filter(a -> !a.decision().allowed())
+                .max(Comparator.comparing((Applied a) -> a.decision().degraded())
+                        .thenComparing(a -> a.decision().retryAfter()))
+                .orElseThrow(() -> new IllegalArgumentException("no limit denied the call"));
         Decision d = denied.decision();
         String name = denied.policy().name();
         if (d.degraded()) {
@@ -82,10 +128,21 @@ public final class RateLimitResponses {
             retry = seconds(d.retryAfter());
             r.header("Retry-After", retry);
         }
-        String detail = retry == null
-                ? "Quota '" + name + "' is used up and does not refill"
-                : "Rate limit '" + name + "' exceeded; retry after " + retry + " s";
+        String detail = denied.tooCostly()
+                ? "This call costs " + denied.cost() + ", more than limit '" + name + "' ever holds ("
+                        + denied.policy().capacity() + "): it can never pass"
+                : retry == null
+                        ? "Quota '" + name + "' is used up and does not refill"
+                        : "Rate limit '" + name + "' exceeded; retry after " + retry + " s";
         return r.entity(problem(PROBLEM_TYPE, "Too Many Requests", 429, detail, name, retry))
+                .build();
+    }
+
+    /** {@code 400} with a problem body: the request said something Tollgate cannot use (a cost that is not a number). */
+    public static Response badRequest(String detail) {
+        return Response.status(Response.Status.BAD_REQUEST)
+                .type("application/problem+json")
+                .entity(problem("about:blank", "Bad Request", 400, detail, null, null))
                 .build();
     }
 

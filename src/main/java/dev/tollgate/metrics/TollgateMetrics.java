@@ -2,6 +2,7 @@ package dev.tollgate.metrics;
 
 import dev.tollgate.Decision;
 import dev.tollgate.DegradedCause;
+import dev.tollgate.ratelimit.Charged;
 import dev.tollgate.ratelimit.DecisionListener;
 import dev.tollgate.ratelimit.LimitSpec;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -69,6 +70,42 @@ public class TollgateMetrics implements DecisionListener {
     private void time(LimitSpec limit, long nanos) {
         timers.computeIfAbsent(limit.name(), l -> registry.timer("tollgate.check", new Tag("limit", l)))
                 .update(Duration.ofNanos(nanos));
+    }
+
+    /**
+     * Every decision as {@link #onDecision}, and {@code tollgate_plan_decisions_total{limit,plan,outcome}}
+     * for a call spent under a plan (the plan's name, never the client's key).
+     */
+    @Override
+    public void onCharged(Charged charged, long nanos) {
+        decided(charged, nanos);
+        String plan = charged.charge().plan();
+        if (plan != null) {
+            String limit = charged.charge().name();
+            String outcome = charged.decision().allowed() ? "allowed" : "denied";
+            counters.computeIfAbsent(
+                            "plan|" + limit + "|" + plan + "|" + outcome,
+                            k -> registry.counter(
+                                    "tollgate.plan.decisions",
+                                    new Tag("limit", limit),
+                                    new Tag("plan", plan),
+                                    new Tag("outcome", outcome)))
+                    .inc();
+        }
+    }
+
+    /**
+     * {@code tollgate_refunds_total{limit,result}}: tokens given back (a call another of its limits denied,
+     * an outcome its limit does not count); {@code result="lost"} when Redis could not be asked.
+     */
+    @Override
+    public void onRefund(LimitSpec limit, boolean given) {
+        String result = given ? "given" : "lost";
+        counters.computeIfAbsent(
+                        "refund|" + limit.name() + "|" + result,
+                        k -> registry.counter(
+                                "tollgate.refunds", new Tag("limit", limit.name()), new Tag("result", result)))
+                .inc();
     }
 
     /**

@@ -18,8 +18,31 @@ public interface DecisionListener {
         onDecision(limit, decision, nanos);
     }
 
+    /**
+     * One limit's part of an admission ({@link RateLimiter#admit}), with the plan it was spent under;
+     * by default {@link #onDecision}, or {@link #onDegraded} with its cause.
+     */
+    default void onCharged(Charged charged, long nanos) {
+        decided(charged, nanos);
+    }
+
+    /** Tells {@link #onDecision} or, when the store did not decide, {@link #onDegraded}, of {@code charged}. */
+    default void decided(Charged charged, long nanos) {
+        if (charged.cause() == null) {
+            onDecision(charged.charge().limit(), charged.decision(), nanos);
+        } else {
+            onDegraded(charged.charge().limit(), charged.decision(), charged.cause(), nanos);
+        }
+    }
+
     /** A waiting call reserved its tokens and waits {@code wait} for them before it runs. */
     default void onWait(LimitSpec limit, java.time.Duration wait) {}
+
+    /**
+     * Tokens an allowed call took were given back (a call denied by another of its limits, an outcome
+     * not counted); {@code given} false when the store could not be asked, and the tokens stay spent.
+     */
+    default void onRefund(LimitSpec limit, boolean given) {}
 
     /**
      * The store could not be asked and the limit's local fallback decided (an in-process bucket of this

@@ -24,6 +24,22 @@ final class FixedWindowArithmetic implements InProcessArithmetic<FixedWindowArit
         return new ExpiringMap.Updated<>(spent, Decision.ofMicros(true, policy.capacity() - spent.spent, 0, endsIn));
     }
 
+    /** The mark is the window's end. */
+    @Override
+    public ExpiringMap.Updated<Window, Spent> spend(Window w, LimitPolicy policy, long now) {
+        ExpiringMap.Updated<Window, Decision> u = consume(w, policy, now);
+        return new ExpiringMap.Updated<>(u.state(), new Spent(u.answer(), u.state().endsAt));
+    }
+
+    /** As {@code fixed-window-refund.lua}: only the call's own window gets it back. */
+    @Override
+    public Window refund(Window w, LimitPolicy policy, long mark) {
+        if (w == null || w.endsAt != mark) {
+            return w;
+        }
+        return new Window(Math.max(0, w.spent - policy.cost()), w.endsAt);
+    }
+
     @Override
     public long expiresAt(Window w) {
         return w.endsAt;

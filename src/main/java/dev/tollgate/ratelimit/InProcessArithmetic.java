@@ -29,6 +29,23 @@ interface InProcessArithmetic<S> {
         throw new UnsupportedOperationException("only token buckets can reserve tokens for a waiting call");
     }
 
+    /**
+     * {@link #consume}, with the mark that {@link #refund} takes to give the call back: a window's end,
+     * a log's stamp; 0 for a bucket.
+     */
+    default ExpiringMap.Updated<S, Spent> spend(S live, LimitPolicy policy, long nowMicros) {
+        ExpiringMap.Updated<S, Decision> u = consume(live, policy, nowMicros);
+        return new ExpiringMap.Updated<>(u.state(), new Spent(u.answer(), 0));
+    }
+
+    /**
+     * Gives back what an allowed call spent under {@code mark}, as the algorithm's refund script does.
+     *
+     * @param live the key's state, or null when it has none (nothing to give back)
+     * @return the state to keep (null: none)
+     */
+    S refund(S live, LimitPolicy policy, long mark);
+
     /** When {@code state} can be forgotten, since a fresh one would decide the same; {@link Long#MAX_VALUE}: never. */
     long expiresAt(S state);
 

@@ -69,6 +69,16 @@ public final class InProcessRateLimitStore implements RateLimitStore {
         return kept.reserve(policy, storeKey, maxWait.toNanos() / 1000);
     }
 
+    @Override
+    public Spent spend(LimitPolicy policy, String storeKey) {
+        return kept.spend(policy, storeKey);
+    }
+
+    @Override
+    public void refund(LimitPolicy policy, String storeKey, long mark) {
+        kept.refund(policy, storeKey, mark);
+    }
+
     /** Number of keys held, expired or not. */
     public int size() {
         return kept.entries().size();
@@ -87,6 +97,14 @@ public final class InProcessRateLimitStore implements RateLimitStore {
     private record Kept<S>(ExpiringMap<S> entries, InProcessArithmetic<S> arithmetic) {
         Decision consume(LimitPolicy policy, String key) {
             return entries.update(key, (live, now) -> arithmetic.consume(live, policy, now));
+        }
+
+        Spent spend(LimitPolicy policy, String key) {
+            return entries.update(key, (live, now) -> arithmetic.spend(live, policy, now));
+        }
+
+        void refund(LimitPolicy policy, String key, long mark) {
+            entries.update(key, (live, now) -> new ExpiringMap.Updated<>(arithmetic.refund(live, policy, mark), null));
         }
 
         Reservation reserve(LimitPolicy policy, String key, long maxWaitMicros) {

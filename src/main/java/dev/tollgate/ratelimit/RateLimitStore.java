@@ -32,6 +32,26 @@ public interface RateLimitStore extends AutoCloseable {
         throw new UnsupportedOperationException("only token buckets can reserve tokens for a waiting call");
     }
 
+    /**
+     * Like {@link #tryConsume}, and says what {@link #refund} needs to give an allowed call's tokens back.
+     *
+     * @throws StoreUnavailableException when the store cannot be asked
+     */
+    default Spent spend(LimitPolicy policy, String storeKey) {
+        return new Spent(tryConsume(policy, storeKey), 0);
+    }
+
+    /**
+     * Gives back what an allowed {@link #spend} (or a reservation, {@code mark} 0) took, in one atomic
+     * step: a token bucket never above its capacity; a window only while the call's window (or its
+     * entries) is still there. Giving back twice gives back twice: call it once per allowed spend.
+     *
+     * @param policy the policy the call was spent under (its cost is what comes back)
+     * @param mark the spend's {@link Spent#mark()}
+     * @throws StoreUnavailableException when the store cannot be asked (the tokens then stay spent)
+     */
+    void refund(LimitPolicy policy, String storeKey, long mark);
+
     /** Releases connections and threads. */
     @Override
     void close();

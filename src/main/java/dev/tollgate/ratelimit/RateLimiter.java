@@ -7,7 +7,9 @@ import dev.tollgate.core.Guard;
 import dev.tollgate.core.LogThrottle;
 import dev.tollgate.core.StoreUnavailableException;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.EnumMap;
+import java.util.List;
 import java.util.Map;
 import java.util.function.LongSupplier;
 import java.util.logging.Logger;
@@ -195,6 +197,117 @@ public final class RateLimiter {
             listener.onWait(limit, r.delay());
         }
         return r;
+    }
+
+    /**
+     * Admits one call under all of {@code charges}, all or nothing: each limit is spent (or, with a
+     * {@code maxWait}, reserved) in its own atomic script, in order; when any of them denies the call,
+     * every token the others took is given back before this returns. A charge costing more than its
+     * capacity is denied without asking the store. Reserve-and-give-back: what stays spent is exact, but
+     * while a denied call's tokens are out (between its spend and its refund, one round trip) another
+     * call can be denied by them. Shadow limits, candidates, held denials and local fallbacks behave as
+     * in {@link #check}; a held denial answers only a charge under the limit's own policy and cost.
+     *
+     * @param maxWait how long the call may wait for token-bucket tokens; zero: not at all
+     */
+    public Admission admit(List<Charge> charges, Duration maxWait) {
+        List<Charged> charged = new ArrayList<>(charges.size());
+        try {
+            for (Charge c : charges) {
+                charged.add(charge(c, maxWait));
+            }
+        } finally {
+            if (charged.size() < charges.size()
+                    || charged.stream().anyMatch(c -> !c.decision().allowed())) {
+                refund(charged);
+            }
+        }
+        return new Admission(charged, this);
+    }
+
+    private Charged charge(Charge c, Duration maxWait) {
+        LimitSpec limit = c.limit();
+        if (c.exceedsCapacity()) {
+            Decision never = new Decision(false, 0, Decision.NEVER, Duration.ZERO, false);
+            Charged out = new Charged(c, never, 0, Duration.ZERO, false);
+            listener.onCharged(out, 0);
+            return limit.shadow() ? shadowed(out) : out;
+        }
+        if (limit.candidate() != null) {
+            decide(limit.candidate(), c.clientKey());
+        }
+        long start = nanoTime.getAsLong();
+        String storeKey = StoreKeys.of(limit.algorithm(), limit.name(), c.clientKey());
+        boolean own = c.plan() == null && c.cost() == limit.policy().cost();
+        Decision held =
+                denials == null || !own ? null : denials.denial(storeKey).orElse(null);
+        Charged out;
+        if (held != null) {
+            listener.onHeldDenial(limit);
+            out = new Charged(c, held, 0, Duration.ZERO, false);
+        } else {
+            out = spend(c, storeKey, maxWait, start, own);
+        }
+        listener.onCharged(out, nanoTime.getAsLong() - start);
+        if (!out.delay().isZero()) {
+            listener.onWait(limit, out.delay());
+        }
+        return limit.shadow() ? shadowed(out) : out;
+    }
+
+    private Charged spend(Charge c, String storeKey, Duration maxWait, long start, boolean own) {
+        LimitSpec limit = c.limit();
+        RateLimitStore store = store(limit);
+        boolean waits = !maxWait.isZero() && limit.algorithm() == Algorithm.TOKEN_BUCKET && !limit.shadow();
+        try {
+            if (waits) {
+                Reservation r = guard.call(storeKey, () -> store.reserve(c.spentPolicy(), storeKey, maxWait));
+                return new Charged(c, r.decision(), 0, r.delay(), r.decision().allowed());
+            }
+            Spent s = guard.call(storeKey, () -> store.spend(c.spentPolicy(), storeKey));
+            if (denials != null && own && !s.decision().allowed()) {
+                denials.hold(storeKey, start, s.decision());
+            }
+            return new Charged(
+                    c, s.decision(), s.mark(), Duration.ZERO, s.decision().allowed());
+        } catch (StoreUnavailableException e) {
+            DegradedCause cause = unanswered(limit, storeKey, e);
+            return new Charged(c, withoutStore(limit, storeKey), 0, Duration.ZERO, false, cause);
+        }
+    }
+
+    /** A shadow limit's part: the call passes whatever it decided; what it took stays taken. */
+    private Charged shadowed(Charged c) {
+        return new Charged(
+                c.charge(), passed(c.charge().limit(), c.decision()), c.mark(), Duration.ZERO, c.spent(), c.cause());
+    }
+
+    /**
+     * Gives back every spent charge, each in one atomic script; one lost to an unreachable store is
+     * counted, the rest still go back. A denial held for the key is forgotten: tokens came back.
+     */
+    void refund(List<Charged> charged) {
+        for (Charged c : charged) {
+            if (!c.spent()) {
+                continue;
+            }
+            LimitSpec limit = c.charge().limit();
+            String storeKey =
+                    StoreKeys.of(limit.algorithm(), limit.name(), c.charge().clientKey());
+            RateLimitStore store = store(limit);
+            boolean given;
+            try {
+                guard.call(storeKey, () -> {
+                    store.refund(c.charge().spentPolicy(), storeKey, c.mark());
+                    return null;
+                });
+                given = true;
+                forgetDenials(storeKey);
+            } catch (StoreUnavailableException e) {
+                given = false;
+            }
+            listener.onRefund(limit, given);
+        }
     }
 
     /** Forgets the denials held for {@code storeKey}, or for every key when it is null; nothing without a cache. */

@@ -31,6 +31,14 @@ public final class RedisRateLimitStore implements RateLimitStore {
 
     private static final LuaScript RESERVE = LuaScript.named("token-bucket-reserve");
 
+    private static final Map<Algorithm, LuaScript> REFUNDS = new EnumMap<>(Algorithm.class);
+
+    static {
+        for (Algorithm a : Algorithm.values()) {
+            REFUNDS.put(a, LuaScript.named(a.configName() + "-refund"));
+        }
+    }
+
     private final RedisLink redis;
     private final boolean ownsClient;
     private final Algorithm algorithm;
@@ -73,6 +81,11 @@ public final class RedisRateLimitStore implements RateLimitStore {
 
     @Override
     public Decision tryConsume(LimitPolicy policy, String storeKey) {
+        return spend(policy, storeKey).decision();
+    }
+
+    @Override
+    public Spent spend(LimitPolicy policy, String storeKey) {
         Object reply;
         try {
             reply = redis.eval(SCRIPTS.get(algorithm), List.of(storeKey), args(policy));
@@ -80,7 +93,20 @@ public final class RedisRateLimitStore implements RateLimitStore {
             throw new StoreUnavailableException("Redis did not decide for limit '" + policy.name() + "'", e);
         }
         List<?> r = (List<?>) reply;
-        return Decision.ofMicros((Long) r.get(0) == 1L, (Long) r.get(1), (Long) r.get(2), (Long) r.get(3));
+        Decision d = Decision.ofMicros((Long) r.get(0) == 1L, (Long) r.get(1), (Long) r.get(2), (Long) r.get(3));
+        return new Spent(d, r.size() > 4 ? (Long) r.get(4) : 0);
+    }
+
+    @Override
+    public void refund(LimitPolicy policy, String storeKey, long mark) {
+        List<String> args = algorithm == Algorithm.TOKEN_BUCKET
+                ? List.of(Long.toString(policy.capacity()), Long.toString(policy.cost()))
+                : List.of(Long.toString(mark), Long.toString(policy.cost()));
+        try {
+            redis.eval(REFUNDS.get(algorithm), List.of(storeKey), args);
+        } catch (JedisException e) {
+            throw new StoreUnavailableException("Redis did not give back for limit '" + policy.name() + "'", e);
+        }
     }
 
     @Override

@@ -23,6 +23,23 @@ final class SlidingWindowArithmetic implements InProcessArithmetic<SlidingWindow
         return new ExpiringMap.Updated<>(log, log.consume(policy, now));
     }
 
+    /** The mark is the admitted call's stamp (0 when denied). */
+    @Override
+    public ExpiringMap.Updated<Log, Spent> spend(Log live, LimitPolicy policy, long now) {
+        ExpiringMap.Updated<Log, Decision> u = consume(live, policy, now);
+        long mark = u.answer().allowed() ? u.state().newest() : 0;
+        return new ExpiringMap.Updated<>(u.state(), new Spent(u.answer(), mark));
+    }
+
+    /** As {@code sliding-window-refund.lua}: the call's own entries go, if they are still there. */
+    @Override
+    public Log refund(Log live, LimitPolicy policy, long mark) {
+        if (live != null) {
+            live.stamps.removeAll(mark, policy.cost());
+        }
+        return live;
+    }
+
     @Override
     public long expiresAt(Log log) {
         return log.expiresAt;
@@ -104,6 +121,24 @@ final class SlidingWindowArithmetic implements InProcessArithmetic<SlidingWindow
 
         void removeLast() {
             size--;
+        }
+
+        /** Removes at most {@code n} entries equal to {@code v}, keeping the others in order. */
+        void removeAll(long v, long n) {
+            long[] kept = new long[items.length];
+            int k = 0;
+            long removed = 0;
+            for (int i = 0; i < size; i++) {
+                long x = get(i);
+                if (x == v && removed < n) {
+                    removed++;
+                } else {
+                    kept[k++] = x;
+                }
+            }
+            items = kept;
+            head = 0;
+            size = k;
         }
 
         void addLast(long v) {

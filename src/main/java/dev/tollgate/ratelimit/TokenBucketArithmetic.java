@@ -20,6 +20,15 @@ final class TokenBucketArithmetic implements InProcessArithmetic<TokenBucketArit
         return new ExpiringMap.Updated<>(bucket, bucket.reserve(policy, now, maxWaitMicros));
     }
 
+    /** As {@code token-bucket-refund.lua}: the tokens come back as of the bucket's own instant, never above capacity. */
+    @Override
+    public Bucket refund(Bucket live, LimitPolicy policy, long mark) {
+        if (live != null) {
+            live.tokens = Math.min(policy.capacity(), live.tokens + policy.cost());
+        }
+        return live;
+    }
+
     @Override
     public long expiresAt(Bucket bucket) {
         return bucket.expiresAt;

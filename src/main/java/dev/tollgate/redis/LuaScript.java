@@ -10,6 +10,9 @@ import java.util.HexFormat;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CopyOnWriteArraySet;
+import redis.clients.jedis.CommandObjects;
+import redis.clients.jedis.Connection;
+import redis.clients.jedis.RedisProtocol;
 import redis.clients.jedis.UnifiedJedis;
 import redis.clients.jedis.exceptions.JedisNoScriptException;
 
@@ -22,6 +25,9 @@ import redis.clients.jedis.exceptions.JedisNoScriptException;
 public final class LuaScript {
 
     private static final Set<LuaScript> ALL = new CopyOnWriteArraySet<>();
+
+    /** Builds the commands (RESP2, as every Tollgate connection speaks); holds no per-call state. */
+    private static final CommandObjects COMMANDS = new CommandObjects(RedisProtocol.RESP2);
 
     private final String name;
     private final String source;
@@ -54,6 +60,15 @@ public final class LuaScript {
             return redis.evalsha(sha1, keys, args);
         } catch (JedisNoScriptException e) {
             return redis.eval(source, keys, args);
+        }
+    }
+
+    /** The same on one connection: the caller's own, lent by the pool ({@code PooledLane}). */
+    Object run(Connection connection, List<String> keys, List<String> args) {
+        try {
+            return connection.executeCommand(COMMANDS.evalsha(sha1, keys, args));
+        } catch (JedisNoScriptException e) {
+            return connection.executeCommand(COMMANDS.eval(source, keys, args));
         }
     }
 

@@ -35,7 +35,25 @@ public final class RedisLink implements AutoCloseable {
 
     private final Supplier<Built> factory;
     private final String description;
+    private final ThreadLocal<Pinned> pinned = new ThreadLocal<>();
     private volatile Client client;
+
+    /** The connection {@link PooledLane} lent this thread's call, and a client over it made on demand. */
+    private static final class Pinned {
+        final Connection connection;
+        UnifiedJedis jedis;
+
+        Pinned(Connection connection) {
+            this.connection = connection;
+        }
+
+        UnifiedJedis jedis() {
+            if (jedis == null) {
+                jedis = new UnifiedJedis(connection) {}; // never closed: the lane returns the connection
+            }
+            return jedis;
+        }
+    }
 
     /**
      * A client as built: the Jedis client, and for a cluster which master owns a slot.
@@ -117,8 +135,9 @@ public final class RedisLink implements AutoCloseable {
     /** Runs {@code script} on the node that owns {@code keys}. */
     public Object eval(LuaScript script, List<String> keys, List<String> args) {
         Client c = client();
+        Pinned pin = pinned.get();
         try {
-            return script.run(c.jedis(), keys, args);
+            return pin != null ? script.run(pin.connection, keys, args) : script.run(c.jedis(), keys, args);
         } catch (JedisConnectionException e) {
             if (c.dropIdleConnections() == null || timedOut(e)) {
                 throw e;
@@ -128,9 +147,39 @@ public final class RedisLink implements AutoCloseable {
         }
     }
 
+    /**
+     * Runs calls on the caller's thread when one server's pooled connection is idle ({@link PooledLane});
+     * a cluster's or Sentinel's calls go to the workers.
+     */
+    public dev.tollgate.core.DirectLane lane() {
+        return new PooledLane(this);
+    }
+
+    /** The pool of a client of one server once built; null for a cluster, a Sentinel or before the build. */
+    Pool<Connection> builtPool() {
+        Client c = client;
+        return c != null && c.jedis() instanceof RedisClient single ? single.getPool() : null;
+    }
+
+    /** Runs {@code call} with this link's commands on {@code connection}, on this thread. */
+    <T> T pinned(Connection connection, java.util.concurrent.Callable<T> call) throws Exception {
+        pinned.set(new Pinned(connection));
+        try {
+            return call.call();
+        } finally {
+            pinned.remove();
+        }
+    }
+
+    /** The client for this thread's call: over the lent connection while one is pinned. */
+    private UnifiedJedis current() {
+        Pinned pin = pinned.get();
+        return pin != null ? pin.jedis() : client().jedis();
+    }
+
     /** {@code PING}: whether Redis answers at all. */
     public boolean ping() {
-        return "PONG".equals(client().jedis().ping());
+        return "PONG".equals(current().ping());
     }
 
     /**
@@ -140,7 +189,7 @@ public final class RedisLink implements AutoCloseable {
      * cache on the first call it gets.
      */
     public void loadScripts() {
-        UnifiedJedis jedis = client().jedis();
+        UnifiedJedis jedis = current();
         if (jedis instanceof RedisClusterClient cluster) {
             cluster.getClusterNodes().values().forEach(RedisLink::loadScriptsOn);
             return;
@@ -167,7 +216,7 @@ public final class RedisLink implements AutoCloseable {
      * or each node of a cluster (one that cannot be reached is left out).
      */
     public List<String> info(String section) {
-        UnifiedJedis jedis = client().jedis();
+        UnifiedJedis jedis = current();
         if (!(jedis instanceof RedisClusterClient cluster)) {
             return List.of(jedis.info(section));
         }
@@ -185,7 +234,7 @@ public final class RedisLink implements AutoCloseable {
 
     /** The Jedis client, for callers that need a command this seam does not offer. */
     public UnifiedJedis jedis() {
-        return client().jedis();
+        return current();
     }
 
     /** Where it points, with any password masked. */

@@ -6,7 +6,8 @@
 -- ARGV[1]  the limit: calls (times their cost) per window, 1..2^53
 -- ARGV[2]  the window, in microseconds, 1..2^53
 -- ARGV[3]  cost of this call, 1..limit
--- Returns  {allowed 1|0, left in this window, retry-after us, until the window ends us}
+-- Returns  {allowed 1|0, left in this window, retry-after us, until the window ends us, when the window
+--          ends (us): what fixed-window-refund.lua takes to give an admitted call back}
 local MAX = 9007199254740992 -- 2^53: every count and time here stays exact in Lua's doubles
 local function whole(v, lo, hi)
   local n = tonumber(v)
@@ -38,10 +39,10 @@ local ends_in = e - now
 
 if n + cost > limit then
   -- A lowered limit can leave more spent than it allows: nothing is left, never less.
-  return {0, math.max(0, limit - n), ends_in, ends_in}
+  return {0, math.max(0, limit - n), ends_in, ends_in, e}
 end
 n = n + cost
 redis.call('HSET', key, 'e', string.format('%d', e), 'n', string.format('%d', n))
 -- The count means nothing once its window has ended.
 redis.call('PEXPIRE', key, string.format('%d', math.ceil(ends_in / 1000)))
-return {1, limit - n, 0, ends_in}
+return {1, limit - n, 0, ends_in, e}

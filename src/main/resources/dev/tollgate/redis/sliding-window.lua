@@ -8,7 +8,8 @@
 -- ARGV[1]  the limit: calls (times their cost) per window, 1..10000
 -- ARGV[2]  the window, in microseconds, 1..2^53
 -- ARGV[3]  cost of this call, 1..min(limit, 1000)
--- Returns  {allowed 1|0, left in the window, retry-after us, until the window is empty us}
+-- Returns  {allowed 1|0, left in the window, retry-after us, until the window is empty us, the admitted
+--          call's stamp (us; 0 when denied): what sliding-window-refund.lua takes to give it back}
 local MAX = 9007199254740992 -- 2^53: every time here stays exact in Lua's doubles
 local function whole(v, lo, hi)
   local n = tonumber(v)
@@ -39,7 +40,7 @@ if count + cost > limit then
   -- limit can leave more entries than it allows: nothing is left, never less.
   local k = count + cost - limit
   local kth = redis.call('ZRANGE', key, k - 1, k - 1, 'WITHSCORES')
-  return {0, math.max(0, limit - count), tonumber(kth[2]) + window - now, newest + window - now}
+  return {0, math.max(0, limit - count), tonumber(kth[2]) + window - now, newest + window - now, 0}
 end
 
 -- Times only grow, so members stay unique even when two calls read the same microsecond or the clock
@@ -62,4 +63,4 @@ end
 count = count + cost
 -- Forgotten one window after the newest entry, when every entry has left anyway.
 redis.call('PEXPIRE', key, string.format('%d', math.ceil((stamp + window - now) / 1000)))
-return {1, limit - count, 0, stamp + window - now}
+return {1, limit - count, 0, stamp + window - now, stamp}

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.tollgate.ConcurrencyLimited;
 import dev.tollgate.OncePerCluster;
+import dev.tollgate.RateCost;
 import dev.tollgate.RateLimited;
 import java.util.List;
 import java.util.Map;
@@ -50,6 +51,22 @@ class DeploymentCheckTest {
         List<String> problems = problems(API, NamesNothing.class);
         assertEquals(1, problems.size(), problems.toString());
         assertTrue(problems.get(0).contains("names no limit"), problems.get(0));
+    }
+
+    static class Export {
+        @RateLimited("api")
+        public void rows(@RateCost long rows) {}
+
+        @RateLimited("api")
+        public void megabytes(@RateCost double mb) {}
+    }
+
+    @Test
+    void aRateCostThatIsNoWholeNumberIsReportedWithTheMethod() {
+        assertEquals(
+                List.of("@RateCost on parameter 0 (double) of " + Export.class.getName() + "#megabytes: expected a"
+                        + " whole number (long, int, short, byte or their boxes)"),
+                problems(API, Export.class));
     }
 
     @Test

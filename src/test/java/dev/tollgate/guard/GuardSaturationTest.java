@@ -61,15 +61,21 @@ class GuardSaturationTest {
         String limit = "flood-" + UUID.randomUUID();
         try (TcpLink link = new TcpLink(redis.port());
                 Tollgate tollgate = tollgate(link, "3s", limit)) {
-            assertFalse(tollgate.check(limit, "k").degraded(), "warm");
+            warm(tollgate, limit);
+            long before = causes.count("redis");
             link.slow(40);
             List<Decision> decisions = concurrently(8, () -> tollgate.check(limit, "k"));
             for (Decision d : decisions) {
                 assertFalse(d.degraded(), "8 checks at once on 1 connection, 40 ms each: all within 3 s; " + causes);
             }
-            assertEquals(9, causes.count("redis"), causes.toString());
+            assertEquals(8, causes.count("redis") - before, causes.toString());
             link.fast();
-            assertEquals(1000 - 10, tollgate.check(limit, "k").remaining(), "each check spent its token once");
+            long left = tollgate.check(limit, "k").remaining();
+            long warmDegraded =
+                    causes.count(DegradedCause.TIMEOUT) + causes.count(DegradedCause.REFUSED); // may have reached Redis
+            assertTrue(
+                    left <= 1000 - before - 9 && left >= 1000 - before - 9 - warmDegraded,
+                    "each check spent its token once: " + left);
         }
     }
 
@@ -79,13 +85,14 @@ class GuardSaturationTest {
         try (TcpLink link = new TcpLink(redis.port());
                 Tollgate tollgate = tollgate(link, "400ms", limit);
                 LogCapture log = new LogCapture(RedisGuard.class)) {
-            assertFalse(tollgate.check(limit, "k").degraded(), "warm");
+            warm(tollgate, limit);
+            long timeoutsBefore = causes.count(DegradedCause.TIMEOUT);
             link.slow(150);
             List<Decision> decisions = concurrently(12, () -> tollgate.check(limit, "k"));
             long degraded = decisions.stream().filter(Decision::degraded).count();
             long saturated = causes.count(DegradedCause.SATURATED);
             assertTrue(saturated >= 6, "12 checks of 150 ms on one connection in 400 ms: most saturated; " + causes);
-            assertEquals(degraded, saturated + causes.count(DegradedCause.TIMEOUT), causes.toString());
+            assertEquals(degraded, saturated + causes.count(DegradedCause.TIMEOUT) - timeoutsBefore, causes.toString());
             assertEquals(0, causes.count(DegradedCause.BREAKER_OPEN), causes.toString());
             assertFalse(tollgate.breakerState().orElseThrow().isOpen(), "a full pool is not an outage");
             assertEquals(1, log.at(Level.WARNING).size(), "one line, not one per check: " + log.at(Level.WARNING));
@@ -96,6 +103,18 @@ class GuardSaturationTest {
             Thread.sleep(500); // the calls already on their way end
             assertFalse(tollgate.check(limit, "k").degraded(), "decided by Redis");
         }
+    }
+
+    /** Until a check is decided by Redis: the first connection through the link is slow on a loaded machine. */
+    private static void warm(Tollgate tollgate, String limit) throws InterruptedException {
+        for (int i = 0; i < 50 && tollgate.check(limit, "k").degraded(); i++) {
+            Thread.sleep(100);
+        }
+        BreakerState breaker = tollgate.breakerState().orElseThrow();
+        for (int i = 0; i < 50 && breaker.isOpen(); i++) {
+            Thread.sleep(100);
+        }
+        assertFalse(tollgate.check(limit, "k").degraded(), "warm");
     }
 
     private static <T> List<T> concurrently(int n, java.util.concurrent.Callable<T> call) throws Exception {

@@ -7,16 +7,20 @@ import dev.tollgate.LimitPolicy;
 import dev.tollgate.redis.RedisSettings;
 import dev.tollgate.testing.RedisServer;
 import dev.tollgate.testing.Timeouts;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.function.Function;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import redis.clients.jedis.Jedis;
 
 /**
  * What one client's state costs in Redis ({@code MEMORY USAGE}, bytes per key, key name included),
- * per algorithm. The figures are printed for the README; the assertions hold the shape that the
- * README states: a sliding log grows with the calls it remembers, the other two do not.
+ * per algorithm: a sliding log grows with the calls it remembers, the other two do not, and each figure is
+ * the one the README's table states.
  */
 class WindowMemoryUsageTest {
 
@@ -42,6 +46,41 @@ class WindowMemoryUsageTest {
                 bytesAfter(s -> RedisRateLimitStore.connect(Algorithm.FIXED_WINDOW, s), 1),
                 "a fixed window does not grow");
         assertTrue(sliding100 > 10 * fixed, "100 entries cost over ten fixed windows");
+        // The README's table states these figures: they hold (within 5%, for other Redis 7 builds).
+        String row = memoryRow("`token-bucket`");
+        assertAbout(readmeBytes(row, "(\\d[\\d,]*(?:–[\\d,]+)?) B \\|"), bucket, "token bucket: " + row);
+        row = memoryRow("`fixed-window`");
+        assertAbout(readmeBytes(row, "(\\d[\\d,]*(?:–[\\d,]+)?) B \\|"), fixed, "fixed window: " + row);
+        row = memoryRow("`sliding-window`");
+        assertAbout(readmeBytes(row, "(\\d[\\d,]*) B at 1 entry"), sliding1, "sliding, 1 entry: " + row);
+        assertAbout(readmeBytes(row, "(\\d[\\d,]*) B at 100 "), sliding100, "sliding, 100 entries: " + row);
+        assertAbout(readmeBytes(row, "(\\d[\\d,]*) B at 1,000"), sliding1000, "sliding, 1,000 entries: " + row);
+    }
+
+    /** The README's row of "Memory and key lifetime" for {@code algorithm} (its first, without options). */
+    private static String memoryRow(String algorithm) {
+        try {
+            return Files.readAllLines(Path.of("README.md")).stream()
+                    .filter(l -> l.startsWith("| " + algorithm + " |") && (l.contains(" B |") || l.contains(" B at ")))
+                    .findFirst()
+                    .orElseThrow(() -> new AssertionError("no README row for " + algorithm));
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
+    /** The figure, or range of figures ({@code 136–152}), that {@code pattern}'s group finds in {@code row}. */
+    private static long[] readmeBytes(String row, String pattern) {
+        Matcher m = Pattern.compile(pattern).matcher(row);
+        assertTrue(m.find(), "'" + pattern + "' in " + row);
+        String[] range = m.group(1).replace(",", "").split("–");
+        return new long[] {Long.parseLong(range[0]), Long.parseLong(range[range.length - 1])};
+    }
+
+    private static void assertAbout(long[] stated, long measured, String what) {
+        assertTrue(
+                measured >= stated[0] - stated[0] / 20 && measured <= stated[1] + stated[1] / 20,
+                what + ": measured " + measured + " B, the README states " + stated[0] + "–" + stated[1] + " B");
     }
 
     /** Bytes of one key after {@code calls} admitted calls through a store built by {@code connect}. */

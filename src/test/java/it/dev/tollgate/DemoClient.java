@@ -110,4 +110,24 @@ public interface DemoClient {
     @GET
     @Path("/outbound-async")
     Response outboundAsync();
+
+    /** Limits {@code demo-multi-burst} and {@code demo-multi-day} at once, keyed by the caller's address. */
+    @GET
+    @Path("/multi")
+    Response multi(@HeaderParam("X-Forwarded-For") String client);
+
+    /** Limit {@code demo-plan}, keyed by the API key, under the key's plan. */
+    @GET
+    @Path("/plan")
+    Response plan(@HeaderParam("X-Api-Key") String apiKey);
+
+    /** Limit {@code demo-export}; the call costs {@code rows} (sent as written, to send what is no number). */
+    @POST
+    @Path("/export")
+    Response export(@QueryParam("rows") String rows, @HeaderParam("X-Forwarded-For") String client);
+
+    /** Limit {@code demo-login}, counting failed logins only. */
+    @POST
+    @Path("/login")
+    Response login(@QueryParam("ok") boolean ok, @HeaderParam("X-Forwarded-For") String client);
 }

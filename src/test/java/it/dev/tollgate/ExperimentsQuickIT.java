@@ -62,7 +62,7 @@ class ExperimentsQuickIT {
         Path out = OUT.resolve("bench");
         run("bench", out);
         List<String[]> results = csv(out.resolve("bench.csv"));
-        assertEquals(15, results.size(), "every benchmark ran once");
+        assertEquals(21, results.size(), "every benchmark ran once");
         for (String[] r : results) {
             // benchmark,mode,threads,round,score,...
             assertTrue(Double.parseDouble(r[4]) > 0, "a positive score for " + String.join(",", r));
@@ -71,6 +71,7 @@ class ExperimentsQuickIT {
         // check,keys,threads,checks,round_trips_per_check,...
         assertEquals(1.0, roundTrips(counts, "Tollgate", "spread"), 1e-9, "one EVALSHA per check");
         assertEquals(1.0, roundTrips(counts, "Tollgate", "one hot key"), 1e-9, "one EVALSHA per check, contended");
+        assertEquals(1.0, roundTrips(counts, "guarded", "spread"), 1e-9, "the guard adds no round trip");
         assertEquals(2.0, roundTrips(counts, "naive", "spread"), 1e-9, "HMGET and HSET");
         assertTrue(roundTrips(counts, "Bucket4j", "spread") >= 2.0, "compare-and-swap needs a read and a write");
         for (String f : List.of("bench.md", "bench-latency.png", "bench-throughput.png")) {

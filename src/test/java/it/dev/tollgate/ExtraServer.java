@@ -84,6 +84,11 @@ final class ExtraServer implements AutoCloseable {
         return log;
     }
 
+    /** {@code http://localhost:<port>}, for the typed clients. */
+    String baseUrl() {
+        return "http://localhost:" + httpPort;
+    }
+
     boolean started() throws IOException {
         return log().contains("CWWKZ0001I: Application tollgate started");
     }

@@ -25,22 +25,32 @@ import org.openjdk.jmh.runner.options.VerboseMode;
  */
 public final class BenchExperiment {
 
+    /** One thread, p50 and p99: the floor, the raw script, the store, the guarded check, the peers. */
+    static final List<String> LATENCY = List.of("ping", "evalsha", "tollgate", "guarded", "bucket4j", "naive");
+
+    /** At 1, 8 and 32 threads. */
+    static final List<String> THROUGHPUT = List.of("ping", "evalsha", "guarded", "bucket4j");
+
+    /** 8 threads on one key. */
+    static final List<String> HOT = List.of("evalshaHot", "guardedHot", "bucket4jHot");
+
     static final List<Spec> SPECS = specs();
 
     private BenchExperiment() {}
 
     private static List<Spec> specs() {
         List<Spec> s = new ArrayList<>();
-        for (String m : List.of("ping", "tollgate", "bucket4j", "naive")) {
+        for (String m : LATENCY) {
             s.add(new Spec(m, true, 1));
         }
         for (int threads : List.of(1, 8, 32)) {
-            for (String m : List.of("ping", "tollgate", "bucket4j")) {
+            for (String m : THROUGHPUT) {
                 s.add(new Spec(m, false, threads));
             }
         }
-        s.add(new Spec("tollgateHot", false, 8));
-        s.add(new Spec("bucket4jHot", false, 8));
+        for (String m : HOT) {
+            s.add(new Spec(m, false, 8));
+        }
         return List.copyOf(s);
     }
 

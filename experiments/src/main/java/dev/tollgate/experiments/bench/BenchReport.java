@@ -18,10 +18,13 @@ final class BenchReport {
 
     static final Map<String, String> NAMES = Map.of(
             "ping", "PING (floor)",
-            "tollgate", "Tollgate (EVALSHA token bucket)",
+            "evalsha", "raw EVALSHA token-bucket.lua",
+            "tollgate", "store: RedisRateLimitStore.tryConsume",
+            "guarded", "**guarded: Tollgate.check (guard + MP FT)**",
             "bucket4j", "Bucket4j 8.17.0 Jedis (CAS)",
             "naive", "naive HMGET + HSET",
-            "tollgateHot", "Tollgate, one hot key",
+            "evalshaHot", "raw EVALSHA, one hot key",
+            "guardedHot", "guarded check, one hot key",
             "bucket4jHot", "Bucket4j, one hot key");
 
     private BenchReport() {}
@@ -116,6 +119,12 @@ final class BenchReport {
                 of(results, method, true, 1).stream().map(BenchResult::p50).toList());
     }
 
+    /** The median of the forks' p99s. */
+    static double p99(List<BenchResult> results, String method) {
+        return Stats.median(
+                of(results, method, true, 1).stream().map(BenchResult::p99).toList());
+    }
+
     static double throughput(List<BenchResult> results, String method, int threads) {
         return Stats.median(of(results, method, false, threads).stream()
                 .map(BenchResult::score)
@@ -130,30 +139,32 @@ final class BenchReport {
 
     private static String markdown(Map<String, String> env, List<BenchResult> results, List<CommandCount.Row> counts) {
         double ping = p50(results, "ping");
-        double tollgate = p50(results, "tollgate");
+        double evalsha = p50(results, "evalsha");
+        double evalsha99 = p99(results, "evalsha");
         StringBuilder md = new StringBuilder("# Benchmark: the cost of one check\n\n")
-                .append("One private Redis over loopback, one pooled Jedis 8.0.2 client shared by every check. ")
+                .append(
+                        "One private Redis over loopback; every check on the pooled Jedis 8.0.2 client of one Tollgate ")
+                .append("built by `engine.Tollgate` with MicroProfile Fault Tolerance (SmallRye, Weld SE). ")
                 .append("Buckets of 10^9 tokens refilled at 10^9/s: every check is admitted and writes.\n\n")
                 .append("## Latency, one thread (JMH SampleTime)\n\n")
-                .append("Median of the forks' p50 (range across forks in brackets).\n\n")
-                .append("| check | p50 µs | mean µs | p99 µs | × PING | × Tollgate |\n|---|---|---|---|---|---|\n");
-        for (String m : List.of("ping", "tollgate", "bucket4j", "naive")) {
+                .append("Median of the forks' p50 and p99 (range of the p50 across forks in brackets). ")
+                .append("The goal: guarded p50 ≤ 1.10× and p99 ≤ 1.3× the raw EVALSHA.\n\n")
+                .append("| check | p50 µs | p99 µs | p50 × EVALSHA | p99 × EVALSHA | p50 × PING |\n")
+                .append("|---|---|---|---|---|---|\n");
+        for (String m : BenchExperiment.LATENCY) {
             List<BenchResult> rs = of(results, m, true, 1);
             List<Double> p50s = rs.stream().map(BenchResult::p50).toList();
             double p = Stats.median(p50s);
+            double p99 = p99(results, m);
             md.append(String.format(
-                    "| %s | %.1f%s | %.1f | %.1f | %.2f | %.2f |%n",
-                    NAMES.get(m),
-                    p,
-                    range(p50s, "%.1f"),
-                    Stats.median(rs.stream().map(BenchResult::score).toList()),
-                    Stats.median(rs.stream().map(BenchResult::p99).toList()),
-                    p / ping,
-                    p / tollgate));
+                    "| %s | %.1f%s | %.1f | %.2f | %.2f | %.2f |%n",
+                    NAMES.get(m), p, range(p50s, "%.1f"), p99, p / evalsha, p99 / evalsha99, p / ping));
         }
         md.append("\n## Throughput (JMH Throughput, ops/s, all threads together)\n\n")
+                .append("The goal: guarded ≥ 1.0× the raw EVALSHA at 8 and 32 threads; guarded on one hot key ")
+                .append("≥ 4× Bucket4j on one hot key.\n\n")
                 .append("| check | 1 thread | 8 threads | 32 threads |\n|---|---|---|---|\n");
-        for (String m : List.of("ping", "tollgate", "bucket4j", "tollgateHot", "bucket4jHot")) {
+        for (String m : BenchExperiment.THROUGHPUT) {
             md.append("| ").append(NAMES.get(m));
             for (int t : List.of(1, 8, 32)) {
                 List<Double> v = of(results, m, false, t).stream()
@@ -164,6 +175,19 @@ final class BenchReport {
             }
             md.append(" |\n");
         }
+        md.append("| guarded ÷ raw EVALSHA");
+        for (int t : List.of(1, 8, 32)) {
+            md.append(String.format(" | %.2f", throughput(results, "guarded", t) / throughput(results, "evalsha", t)));
+        }
+        md.append(" |\n\n| 8 threads, one hot key | ops/s |\n|---|---|\n");
+        for (String m : BenchExperiment.HOT) {
+            List<Double> v =
+                    of(results, m, false, 8).stream().map(BenchResult::score).toList();
+            md.append(String.format("| %s | %,.0f%s |%n", NAMES.get(m), Stats.median(v), range(v, "%,.0f")));
+        }
+        md.append(String.format(
+                "| guarded ÷ Bucket4j, one hot key | %.2f |%n",
+                throughput(results, "guardedHot", 8) / throughput(results, "bucket4jHot", 8)));
         md.append("\n## Redis commands per check\n\n")
                 .append("Round trips: commands a client sent, counted with MONITOR. All commands: `INFO commandstats` ")
                 .append("deltas, which also count the commands a script runs inside Redis.\n\n")
@@ -195,9 +219,14 @@ final class BenchReport {
         chart.getStyler().setLabelsPosition(1.0);
         chart.getStyler().setDecimalPattern("#0.0");
         chart.getStyler().setYAxisMin(0.0);
-        List<String> x = List.of("PING", "Tollgate EVALSHA", "Bucket4j CAS", "naive HMGET+HSET");
+        List<String> x = List.of("PING", "raw EVALSHA", "store", "guarded check", "Bucket4j CAS", "naive HMGET+HSET");
         List<Double> y = List.of(
-                p50(results, "ping"), p50(results, "tollgate"), p50(results, "bucket4j"), p50(results, "naive"));
+                p50(results, "ping"),
+                p50(results, "evalsha"),
+                p50(results, "tollgate"),
+                p50(results, "guarded"),
+                p50(results, "bucket4j"),
+                p50(results, "naive"));
         chart.addSeries("p50", x, y).setFillColor(Charts.TOLLGATE);
         return chart;
     }
@@ -226,13 +255,22 @@ final class BenchReport {
                                 0.0))
                 .setFillColor(Charts.BASELINE);
         chart.addSeries(
-                        "Tollgate",
+                        "raw EVALSHA",
                         x,
                         List.of(
-                                throughput(results, "tollgate", 1),
-                                throughput(results, "tollgate", 8),
-                                throughput(results, "tollgate", 32),
-                                throughput(results, "tollgateHot", 8)))
+                                throughput(results, "evalsha", 1),
+                                throughput(results, "evalsha", 8),
+                                throughput(results, "evalsha", 32),
+                                throughput(results, "evalshaHot", 8)))
+                .setFillColor(Charts.BASELINE.darker());
+        chart.addSeries(
+                        "guarded check",
+                        x,
+                        List.of(
+                                throughput(results, "guarded", 1),
+                                throughput(results, "guarded", 8),
+                                throughput(results, "guarded", 32),
+                                throughput(results, "guardedHot", 8)))
                 .setFillColor(Charts.TOLLGATE);
         chart.addSeries(
                         "Bucket4j",

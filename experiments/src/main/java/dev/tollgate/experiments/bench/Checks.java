@@ -3,9 +3,9 @@ package dev.tollgate.experiments.bench;
 import dev.tollgate.LimitPolicy;
 import dev.tollgate.ratelimit.Algorithm;
 import dev.tollgate.ratelimit.RedisRateLimitStore;
-import dev.tollgate.redis.RedisClients;
+import dev.tollgate.ratelimit.StoreKeys;
+import dev.tollgate.redis.LuaScript;
 import dev.tollgate.redis.RedisLink;
-import dev.tollgate.redis.RedisSettings;
 import io.github.bucket4j.Bandwidth;
 import io.github.bucket4j.BucketConfiguration;
 import io.github.bucket4j.distributed.BucketProxy;
@@ -32,12 +32,20 @@ public final class Checks implements AutoCloseable {
                     .build())
             .build();
 
+    private static final List<String> ARGS =
+            List.of(Long.toString(CAPACITY), Long.toString(CAPACITY), Long.toString(POLICY.refillPeriodMicros()), "1");
+    private static final LuaScript SCRIPT = RedisRateLimitStore.script(Algorithm.TOKEN_BUCKET);
+
+    private final Guarded guarded;
     private final RedisLink link;
     private final RedisRateLimitStore store;
     private final ProxyManager<String> bucket4j;
 
+    /** Every check on the client of a Tollgate built with MicroProfile Fault Tolerance ({@link Guarded}). */
     Checks(String url, int poolSize) {
-        link = RedisClients.create(RedisSettings.of(url, Duration.ofSeconds(2), poolSize));
+        guarded = new Guarded(url, poolSize);
+        link = guarded.link();
+        link.loadScripts();
         store = RedisRateLimitStore.using(Algorithm.TOKEN_BUCKET, link);
         // Bucket4j's Jedis backend on the same UnifiedJedis (a Jedis 8 RedisClient): compare-and-swap,
         // with the expiry its docs recommend, like Tollgate's own.
@@ -54,6 +62,18 @@ public final class Checks implements AutoCloseable {
 
     boolean tollgate(String key) {
         return store.tryConsume(POLICY, key).allowed();
+    }
+
+    /** The raw round trip under the store: {@code EVALSHA} of {@code token-bucket.lua}, reply unparsed. */
+    boolean evalsha(String storeKey) {
+        return ((List<?>) link.jedis().evalsha(SCRIPT.sha1(), List.of(storeKey), ARGS))
+                .get(0)
+                .equals(1L);
+    }
+
+    /** {@link dev.tollgate.engine.Tollgate#check}: the guarded check, Fault Tolerance included. */
+    boolean guarded(String clientKey) {
+        return guarded.check(clientKey);
     }
 
     BucketProxy bucket4jBucket(String key) {
@@ -76,6 +96,11 @@ public final class Checks implements AutoCloseable {
         return true;
     }
 
+    /** A store key of the guarded check's shape ({@code tg:tb:{bench:<22 characters>}}) for the raw EVALSHA. */
+    static String storeKey(String id) {
+        return StoreKeys.of(Guarded.LIMIT, "raw:" + id);
+    }
+
     /** Keys for Tollgate, Bucket4j and the naive check, disjoint, of the form Tollgate uses. */
     static String key(String impl, String id) {
         return "bench:{" + impl + ":" + id + "}";
@@ -83,6 +108,6 @@ public final class Checks implements AutoCloseable {
 
     @Override
     public void close() {
-        link.close();
+        guarded.close();
     }
 }

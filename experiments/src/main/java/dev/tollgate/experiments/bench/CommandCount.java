@@ -41,6 +41,7 @@ final class CommandCount {
                     1,
                     checks,
                     i -> c.tollgate(Checks.key("tollgate", "count-" + i % 16))));
+            rows.add(count(redis, "guarded (Tollgate.check)", "spread", 1, checks, i -> c.guarded("count-" + i % 16)));
             rows.add(count(redis, "Bucket4j (CAS)", "spread", 1, checks, i -> Checks.bucket4j(spread)));
             rows.add(count(
                     redis,

@@ -55,6 +55,8 @@ public class RedisBench {
     public static class Keys {
         String[] tollgate = new String[KEYS_PER_THREAD];
         String[] naive = new String[KEYS_PER_THREAD];
+        String[] evalsha = new String[KEYS_PER_THREAD];
+        String[] guarded = new String[KEYS_PER_THREAD];
         BucketProxy[] bucket4j = new BucketProxy[KEYS_PER_THREAD];
         int next;
 
@@ -64,6 +66,8 @@ public class RedisBench {
                 String id = thread.getThreadIndex() + ":" + i;
                 tollgate[i] = Checks.key("tollgate", id);
                 naive[i] = Checks.key("naive", id);
+                evalsha[i] = Checks.storeKey(id);
+                guarded[i] = "client:" + id;
                 bucket4j[i] = bench.checks.bucket4jBucket(Checks.key("bucket4j", id));
             }
         }
@@ -85,6 +89,16 @@ public class RedisBench {
     }
 
     @Benchmark
+    public boolean evalsha(Keys keys) {
+        return checks.evalsha(keys.evalsha[keys.next()]);
+    }
+
+    @Benchmark
+    public boolean guarded(Keys keys) {
+        return checks.guarded(keys.guarded[keys.next()]);
+    }
+
+    @Benchmark
     public boolean bucket4j(Keys keys) {
         return Checks.bucket4j(keys.bucket4j[keys.next()]);
     }
@@ -95,8 +109,13 @@ public class RedisBench {
     }
 
     @Benchmark
-    public boolean tollgateHot() {
-        return checks.tollgate(Checks.key("tollgate", "hot"));
+    public boolean evalshaHot() {
+        return checks.evalsha(Checks.storeKey("hot"));
+    }
+
+    @Benchmark
+    public boolean guardedHot() {
+        return checks.guarded("hot");
     }
 
     @Benchmark

@@ -1,0 +1,85 @@
+package dev.tollgate.experiments.bench;
+
+import dev.tollgate.Decision;
+import dev.tollgate.cdi.FaultTolerantRedisCaller;
+import dev.tollgate.cdi.MicroProfileBreaker;
+import dev.tollgate.config.PropertySource;
+import dev.tollgate.config.SettingsReader;
+import dev.tollgate.config.TollgateSettings;
+import dev.tollgate.engine.Tollgate;
+import dev.tollgate.redis.RedisLink;
+import java.util.Map;
+import org.jboss.weld.environment.se.Weld;
+import org.jboss.weld.environment.se.WeldContainer;
+
+/**
+ * The check every request pays: {@link Tollgate#check} through the guard, built by the composition root
+ * with MicroProfile Fault Tolerance's breaker and timeout, as {@code TollgateRuntime} builds it in a
+ * server. Fault Tolerance is SmallRye's, in a Weld SE container holding {@link FaultTolerantRedisCaller}
+ * (its interceptors are what a server runs); the Redis client is the Tollgate's own, so the raw
+ * commands compared with it run on the same pool.
+ */
+final class Guarded implements AutoCloseable {
+
+    static final String LIMIT = "bench";
+
+    // Held, so the levels stick: Weld's and Tollgate's start-up lines in every fork are noise here.
+    private static final java.util.logging.Logger[] QUIET = {
+        java.util.logging.Logger.getLogger("org.jboss.weld"), java.util.logging.Logger.getLogger("dev.tollgate")
+    };
+
+    static {
+        for (java.util.logging.Logger l : QUIET) {
+            l.setLevel(java.util.logging.Level.WARNING);
+        }
+    }
+
+    private final WeldContainer weld;
+    private final Tollgate tollgate;
+
+    Guarded(String url, int poolSize) {
+        weld = new Weld("tollgate-bench")
+                .disableDiscovery()
+                .addBeanClass(FaultTolerantRedisCaller.class)
+                .initialize();
+        FaultTolerantRedisCaller ft =
+                weld.select(FaultTolerantRedisCaller.class).get();
+        TollgateSettings settings = SettingsReader.read(PropertySource.of(Map.of(
+                "tollgate.redis.url",
+                url,
+                "tollgate.redis.pool-size",
+                Integer.toString(poolSize),
+                // Not the default 250 ms: on 2 shared vCPUs a burst of load elsewhere can hold a check
+                // that long, and a degraded decision (which fails the run) measures nothing here.
+                "tollgate.redis.timeout",
+                "2s",
+                "tollgate.limits." + LIMIT + ".capacity",
+                Long.toString(Checks.CAPACITY),
+                "tollgate.limits." + LIMIT + ".refill-tokens",
+                Long.toString(Checks.CAPACITY),
+                "tollgate.limits." + LIMIT + ".refill-period",
+                "1s")));
+        tollgate = Tollgate.builder(settings)
+                .breaker(() -> new MicroProfileBreaker(ft))
+                .build();
+    }
+
+    RedisLink link() {
+        return tollgate.redis().orElseThrow();
+    }
+
+    /** One guarded check; a degraded decision (the guard did not get Redis's answer) fails the benchmark. */
+    boolean check(String clientKey) {
+        Decision d = tollgate.check(LIMIT, clientKey);
+        if (d.degraded()) {
+            throw new IllegalStateException("a degraded decision: the guarded check did not get Redis's answer");
+        }
+        return d.allowed();
+    }
+
+    @Override
+    public void close() {
+        tollgate.close();
+        weld.shutdown();
+    }
+}

@@ -1,0 +1,114 @@
+package dev.tollgate.redis;
+
+import dev.tollgate.core.DirectLane;
+import dev.tollgate.core.StoreSaturatedException;
+import java.time.Duration;
+import java.util.NoSuchElementException;
+import java.util.concurrent.Callable;
+import java.util.concurrent.TimeUnit;
+import redis.clients.jedis.Connection;
+import redis.clients.jedis.exceptions.JedisConnectionException;
+import redis.clients.jedis.util.Pool;
+
+/**
+ * {@link RedisLink}'s lane for one server: a call runs on the caller's thread on a pooled connection
+ * whose socket timeout is what is left of the budget, so neither the read nor the wait for a
+ * connection can outlast it. Only a connection already made is used: when none is idle and the pool
+ * may still grow, making one (which may resolve a host name, not bounded by any timeout) is left to a
+ * worker ({@link DirectLane.Busy}). When the pool is full, the caller waits for a connection, at most
+ * the budget, and a pool that stays full is {@link StoreSaturatedException}: load, not an outage.
+ */
+final class PooledLane implements DirectLane {
+
+    private final RedisLink link;
+
+    PooledLane(RedisLink link) {
+        this.link = link;
+    }
+
+    @Override
+    public Lease lease(long budgetNanos) throws Busy {
+        long start = System.nanoTime();
+        Pool<Connection> pool = link.builtPool();
+        if (pool == null) {
+            throw Busy.INSTANCE;
+        }
+        boolean full = pool.getNumIdle() == 0 && pool.getNumActive() >= pool.getMaxTotal();
+        Connection c = borrow(pool, budgetNanos);
+        int defaultTimeout = c.getSoTimeout();
+        long leftMillis = TimeUnit.NANOSECONDS.toMillis(budgetNanos - (System.nanoTime() - start));
+        try {
+            c.setSoTimeout((int) Math.max(1, Math.min(defaultTimeout, leftMillis)));
+        } catch (JedisConnectionException broken) {
+            pool.returnBrokenResource(c);
+            throw Busy.INSTANCE;
+        }
+        return new Leased(pool, c, defaultTimeout, full);
+    }
+
+    private static Connection borrow(Pool<Connection> pool, long budgetNanos) throws Busy {
+        try {
+            if (pool.getNumIdle() > 0) {
+                return pool.borrowObject(Duration.ZERO);
+            }
+            if (pool.getNumActive() < pool.getMaxTotal()) {
+                throw Busy.INSTANCE;
+            }
+            return waitFor(pool, budgetNanos);
+        } catch (Busy | StoreSaturatedException e) {
+            throw e;
+        } catch (Exception takenMeanwhileOrUnmade) {
+            throw Busy.INSTANCE;
+        }
+    }
+
+    private static Connection waitFor(Pool<Connection> pool, long budgetNanos) throws Exception {
+        try {
+            return pool.borrowObject(Duration.ofNanos(budgetNanos));
+        } catch (NoSuchElementException full) {
+            throw new StoreSaturatedException(
+                    "every Redis connection stayed busy for the whole budget (tollgate.redis.pool-size)", full);
+        }
+    }
+
+    /** A borrowed connection, given back with its own socket timeout (or dropped when broken). */
+    private final class Leased implements Lease {
+        private final Pool<Connection> pool;
+        private final Connection connection;
+        private final int defaultTimeout;
+        private final boolean waited;
+
+        Leased(Pool<Connection> pool, Connection connection, int defaultTimeout, boolean waited) {
+            this.pool = pool;
+            this.connection = connection;
+            this.defaultTimeout = defaultTimeout;
+            this.waited = waited;
+        }
+
+        @Override
+        public boolean waited() {
+            return waited;
+        }
+
+        @Override
+        public <T> T run(Callable<T> call) throws Exception {
+            return link.pinned(connection, call);
+        }
+
+        @Override
+        public void close() {
+            if (!connection.isBroken()) {
+                try {
+                    connection.setSoTimeout(defaultTimeout);
+                } catch (JedisConnectionException broken) {
+                    // Dropped below.
+                }
+            }
+            if (connection.isBroken()) {
+                pool.returnBrokenResource(connection);
+            } else {
+                pool.returnResource(connection);
+            }
+        }
+    }
+}

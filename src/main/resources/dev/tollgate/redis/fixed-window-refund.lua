@@ -1,0 +1,26 @@
+-- Fixed window refund: give back what one call spent in its window, in one atomic step. A window
+-- that has ended since (or was replaced) gets nothing: the call was counted in a window that is over.
+-- KEYS[1]  the window (see fixed-window.lua)
+-- ARGV[1]  when the call's window ends (us), as fixed-window.lua answered it
+-- ARGV[2]  what the call spent, 1..2^53
+-- Returns  what is left spent in the window, or -1 when it is not the call's window any more
+local MAX = 9007199254740992
+local function whole(v, lo, hi)
+  local n = tonumber(v)
+  if n and n == math.floor(n) and n >= lo and n <= hi then return n end
+end
+local key = KEYS[1]
+local ends = whole(ARGV[1], 1, MAX)
+local cost = whole(ARGV[2], 1, MAX)
+if not (ends and cost) then
+  return redis.error_reply('ERR tollgate fixed-window-refund: bad arguments ' .. table.concat(ARGV, ' '))
+end
+local state = redis.call('HMGET', key, 'e', 'n')
+local e = tonumber(state[1])
+local n = tonumber(state[2])
+if not (e and n and e == ends and n >= 0 and n <= MAX) then
+  return -1
+end
+n = math.max(0, n - cost)
+redis.call('HSET', key, 'n', string.format('%d', n))
+return n

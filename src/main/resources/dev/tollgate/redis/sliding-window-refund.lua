@@ -1,0 +1,23 @@
+-- Sliding window refund: remove the entries one call added, in one atomic step. Entries that have
+-- left the window since are gone already; nothing else is touched.
+-- KEYS[1]  the log (see sliding-window.lua)
+-- ARGV[1]  the call's stamp (us), as sliding-window.lua answered it
+-- ARGV[2]  what the call spent, 1..1000
+-- Returns  the number of entries removed
+local MAX = 9007199254740992
+local function whole(v, lo, hi)
+  local n = tonumber(v)
+  if n and n == math.floor(n) and n >= lo and n <= hi then return n end
+end
+local key = KEYS[1]
+local stamp = whole(ARGV[1], 0, MAX)
+local cost = whole(ARGV[2], 1, 1000)
+if not (stamp and cost) then
+  return redis.error_reply('ERR tollgate sliding-window-refund: bad arguments ' .. table.concat(ARGV, ' '))
+end
+local s = string.format('%d', stamp)
+local members = {}
+for i = 1, cost do
+  members[#members + 1] = s .. '-' .. i
+end
+return redis.call('ZREM', key, unpack(members))

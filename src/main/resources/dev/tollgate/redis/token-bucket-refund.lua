@@ -1,0 +1,28 @@
+-- Token bucket refund: give back what one call spent, in one atomic step, never above capacity.
+-- Used when a call under several limits is denied by another limit (all or nothing), and when a call
+-- whose outcome is not counted (countOn) has ended. The stored instant stays: the tokens come back as
+-- of the state's own time, and the refill goes on from there. A bucket that is gone (expired: it was
+-- full again) gets nothing: it is full already.
+-- KEYS[1]  the bucket (see token-bucket.lua)
+-- ARGV[1]  capacity, 1..2^53
+-- ARGV[2]  tokens to give back, 1..capacity
+-- Returns  whole tokens in the bucket after the refund (as of its stored instant), or -1 when it is gone
+local MAX = 9007199254740992
+local function whole(v, lo, hi)
+  local n = tonumber(v)
+  if n and n == math.floor(n) and n >= lo and n <= hi then return n end
+end
+local key = KEYS[1]
+local capacity = whole(ARGV[1], 1, MAX)
+local cost = capacity and whole(ARGV[2], 1, capacity)
+if not (capacity and cost) then
+  return redis.error_reply('ERR tollgate token-bucket-refund: bad arguments ' .. table.concat(ARGV, ' '))
+end
+local tokens = tonumber(redis.call('HGET', key, 'tokens'))
+-- State Tollgate cannot have written is left to the next decision, which starts it afresh.
+if not (tokens and tokens >= 0 and tokens <= MAX) then
+  return -1
+end
+tokens = math.min(capacity, tokens + cost)
+redis.call('HSET', key, 'tokens', string.format('%.17g', tokens))
+return math.floor(tokens)

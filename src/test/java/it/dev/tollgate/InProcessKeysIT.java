@@ -1,0 +1,145 @@
+package it.dev.tollgate;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.net.http.HttpResponse;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A Liberty server without {@code tollgate.redis.url} (limits in process) and the key modes a user
+ * configures, each met through HTTP: {@code principal} ({@code anonymous} for everyone unauthenticated),
+ * {@code global}, {@code header:<Name>} with the 512-character cut, and {@code tollgate.http.limits}
+ * beside an annotation. Each limit's bucket says whose it is by its {@code RateLimit} remaining count.
+ */
+class InProcessKeysIT {
+
+    static ExtraServer server;
+
+    @BeforeAll
+    static void start() throws Exception {
+        server = ExtraServer.start(
+                "inprocess",
+                List.of(
+                        "-Dtollgate.http.trusted-proxies=127.0.0.1/32",
+                        "-Dtollgate.http.client-header=X-Forwarded-For",
+                        "-Dtollgate.http.limits=site",
+                        "-Dtollgate.limits.site.capacity=1000",
+                        "-Dtollgate.limits.site.refill-tokens=0",
+                        "-Dtollgate.limits.site.persist=true",
+                        "-Dtollgate.limits.demo.capacity=3",
+                        "-Dtollgate.limits.demo.refill-tokens=0",
+                        "-Dtollgate.limits.demo.persist=true",
+                        "-Dtollgate.limits.demo.key=principal",
+                        "-Dtollgate.limits.demo-window.capacity=2",
+                        "-Dtollgate.limits.demo-window.refill-period=1h",
+                        "-Dtollgate.limits.demo-window.key=global",
+                        "-Dtollgate.limits.demo-both.capacity=2",
+                        "-Dtollgate.limits.demo-both.refill-tokens=0",
+                        "-Dtollgate.limits.demo-both.persist=true",
+                        "-Dtollgate.limits.demo-both.key=header:X-Api-Key",
+                        "-Dtollgate.limits.demo-ejb.capacity=100",
+                        "-Dtollgate.limits.demo-ejb.refill-tokens=0",
+                        "-Dtollgate.limits.demo-ejb.persist=true"),
+                Map.of());
+        assertTrue(server.started(), server.log());
+    }
+
+    @AfterAll
+    static void stop() throws Exception {
+        if (server != null) {
+            server.close();
+        }
+    }
+
+    @Test
+    void withoutARedisUrlTheLimitsAreKeptInProcess() throws Exception {
+        assertTrue(
+                server.log()
+                        .lines()
+                        .anyMatch(l -> l.contains("tollgate.redis.url is not set")
+                                && l.contains("kept in this server's memory")),
+                "the startup line says where limits are kept:\n" + tollgateLines());
+    }
+
+    @Test
+    void inProcessLimitHoldsExactlyUnderConcurrency() throws Exception {
+        List<Reply> replies = Load.fire(400, 32, i -> server.baseUrl(), c -> c.ejb("10.40.0.1"));
+        assertEquals(100, Load.count(replies, 200));
+        assertEquals(300, Load.count(replies, 429));
+    }
+
+    @Test
+    void principalKeysEveryAnonymousCallerIntoOneBucket() throws Exception {
+        assertEquals(
+                List.of(200, 200, 200, 429),
+                List.of(
+                        status("/demo/hello", "X-Forwarded-For", "10.40.1.1"),
+                        status("/demo/hello", "X-Forwarded-For", "10.40.1.2"),
+                        status("/demo/hello", "X-Forwarded-For", "10.40.1.3"),
+                        status("/demo/hello", "X-Forwarded-For", "10.40.1.4")),
+                "four addresses, one unauthenticated principal: anonymous");
+    }
+
+    @Test
+    void globalIsOneBucketForEveryone() throws Exception {
+        assertEquals(
+                List.of(200, 200, 429),
+                List.of(
+                        status("/demo/window", "X-Forwarded-For", "10.40.2.1"),
+                        status("/demo/window", "X-Forwarded-For", "10.40.2.2"),
+                        status("/demo/window", "X-Forwarded-For", "10.40.2.3")));
+    }
+
+    @Test
+    void aHeaderKeyIsCutAt512Characters() throws Exception {
+        String long512 = "k".repeat(512);
+        assertEquals(
+                List.of(200, 200, 429, 200),
+                List.of(
+                        status("/demo/both", "X-Api-Key", long512 + "-first-tail"),
+                        status("/demo/both", "X-Api-Key", long512 + "-another-tail"),
+                        status("/demo/both", "X-Api-Key", long512),
+                        status("/demo/both", "X-Api-Key", "k".repeat(511))),
+                "the first 512 characters are the client's key; 511 of them are another");
+    }
+
+    @Test
+    void theFilterSpendsItsGlobalLimitBesideTheAnnotatedOne() throws Exception {
+        int before = remaining(server.get("/demo/unlimited", "X-Forwarded-For", "10.40.3.1"), "site");
+        HttpResponse<String> both = server.get("/demo/window", "X-Forwarded-For", "10.40.3.1");
+        int after = remaining(server.get("/demo/unlimited", "X-Forwarded-For", "10.40.3.1"), "site");
+        assertEquals(before - 2, after, "the annotated request spent from the filter's limit too");
+        assertTrue(
+                both.headers().allValues("RateLimit-Policy").toString().contains("\"demo-window\"")
+                        || both.statusCode() == 429,
+                both.headers().map().toString());
+    }
+
+    private static int status(String path, String... headers) throws Exception {
+        return server.get(path, headers).statusCode();
+    }
+
+    private static int remaining(HttpResponse<String> r, String limit) {
+        for (String field : r.headers().allValues("RateLimit")) {
+            for (String item : field.split(",")) {
+                String t = item.trim();
+                if (t.startsWith("\"" + limit + "\";r=")) {
+                    String rest = t.substring(("\"" + limit + "\";r=").length());
+                    return Integer.parseInt(rest.split(";")[0]);
+                }
+            }
+        }
+        throw new AssertionError(
+                "no RateLimit item for " + limit + ": " + r.headers().map());
+    }
+
+    private static String tollgateLines() throws Exception {
+        return String.join(
+                "\n", server.log().lines().filter(l -> l.contains("Tollgate")).toList());
+    }
+}
