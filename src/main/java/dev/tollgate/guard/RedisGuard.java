@@ -207,7 +207,7 @@ public final class RedisGuard implements Guard, BreakerState, AutoCloseable {
             caller.call(probe);
             recover();
         } catch (Exception e) {
-            if (e instanceof NotAnOutageException) {
+            if (e instanceof NotAnOutageException n && n.degradedCause() != DegradedCause.SATURATED) {
                 recover(); // Redis answered (refused credentials, say): calls say so themselves
             }
             // Otherwise the breaker refused it or Redis did not answer: try again at the next interval.
