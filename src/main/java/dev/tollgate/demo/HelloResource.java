@@ -53,6 +53,9 @@ public class HelloResource {
     @Inject
     PaidTierGreeter paidTier;
 
+    @Inject
+    Accounts accounts;
+
     /** Limited by the JAX-RS filter with limit {@code demo}, keyed by client address. */
     @GET
     @Path("/hello")
@@ -227,5 +230,26 @@ public class HelloResource {
                 : Response.status(Response.Status.UNAUTHORIZED)
                         .entity("wrong password\n")
                         .build();
+    }
+
+    /** As {@code /export}, limited inside a business method ({@link Accounts#export}). */
+    @POST
+    @Path("/export-cdi")
+    public String exportCdi(@QueryParam("rows") long rows) {
+        return "exported " + accounts.export(rows) + " rows\n";
+    }
+
+    /** As {@code /login}, counted inside a business method ({@link Accounts#login}). */
+    @POST
+    @Path("/login-cdi")
+    public Response loginCdi(@QueryParam("ok") boolean ok) {
+        try {
+            accounts.login(ok);
+            return Response.ok("welcome\n").build();
+        } catch (IllegalArgumentException e) {
+            return Response.status(Response.Status.UNAUTHORIZED)
+                    .entity("wrong password\n")
+                    .build();
+        }
     }
 }

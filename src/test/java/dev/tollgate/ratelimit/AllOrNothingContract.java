@@ -244,6 +244,36 @@ public abstract class AllOrNothingContract {
         assertEquals(200, leftAfterOneMore("big", global));
     }
 
+    /**
+     * 1000 calls, 32 in flight, half of them failing, under a limit that counts failures only: what
+     * stays spent is exactly the failures admitted (every success gave its token back).
+     */
+    @Test
+    void underConcurrencyOnlyTheCountedOutcomesStaySpent() throws Exception {
+        String key = fresh();
+        java.util.concurrent.atomic.AtomicInteger next = new java.util.concurrent.atomic.AtomicInteger();
+        java.util.concurrent.atomic.AtomicInteger failures = new java.util.concurrent.atomic.AtomicInteger();
+        run(1000, 32, () -> {
+            boolean fails = next.getAndIncrement() % 2 == 0;
+            Admission a = tollgate()
+                    .limiter()
+                    .admit(List.of(charge("big", key).counting(dev.tollgate.CountOn.FAILURE)), Duration.ZERO);
+            if (a.allowed()) {
+                failures.addAndGet(fails ? 1 : 0);
+                a.settle(fails);
+            }
+            return a.allowed();
+        });
+        assertTrue(failures.get() > 0);
+        long left = 300 - failures.get();
+        Decision d = tollgate().limiter().check(tollgate().limit("big"), key);
+        if (left == 0) {
+            assertFalse(d.allowed(), "300 failures spent it all");
+        } else {
+            assertEquals(left - 1, d.remaining(), failures.get() + " failures stayed spent");
+        }
+    }
+
     private int admitted(String key, int calls, int inFlight, String... limits) throws Exception {
         return run(calls, inFlight, () -> admit(key, limits).allowed());
     }

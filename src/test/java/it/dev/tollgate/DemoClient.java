@@ -130,4 +130,14 @@ public interface DemoClient {
     @POST
     @Path("/login")
     Response login(@QueryParam("ok") boolean ok, @HeaderParam("X-Forwarded-For") String client);
+
+    /** Limit {@code demo-export} inside a business method; the call costs {@code rows}. */
+    @POST
+    @Path("/export-cdi")
+    Response exportCdi(@QueryParam("rows") long rows, @HeaderParam("X-Forwarded-For") String client);
+
+    /** Limit {@code demo-login} inside a business method, counting failed logins only. */
+    @POST
+    @Path("/login-cdi")
+    Response loginCdi(@QueryParam("ok") boolean ok, @HeaderParam("X-Forwarded-For") String client);
 }

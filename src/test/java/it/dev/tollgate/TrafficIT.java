@@ -120,6 +120,27 @@ public class TrafficIT {
         assertTrue(refundsGiven("demo-login") >= 5, "each success was given back");
     }
 
+    @Test
+    void aBusinessMethodCostsItsArgumentAndCountsItsFailuresOnly() throws Exception {
+        String client = "10.0.12.5";
+        assertEquals(200, Reply.of(demo.exportCdi(60, client)).status());
+        Reply fifty = Reply.of(demo.exportCdi(50, client));
+        assertEquals(429, fifty.status(), "the interceptor's rejection, through the mapper");
+        assertTrue(fifty.body().contains("\"limit\":\"demo-export\""), fifty.body());
+        assertEquals(200, Reply.of(demo.exportCdi(40, client)).status(), "the denied 50 spent nothing");
+        Reply tooMany = Reply.of(demo.exportCdi(101, "10.0.12.6"));
+        assertEquals(429, tooMany.status());
+        assertTrue(tooMany.body().contains("costs 101"), tooMany.body());
+        String login = "10.0.12.7";
+        for (int i = 0; i < 5; i++) {
+            assertEquals(200, Reply.of(demo.loginCdi(true, login)).status(), "success " + i + " is not counted");
+        }
+        for (int i = 0; i < 3; i++) {
+            assertEquals(401, Reply.of(demo.loginCdi(false, login)).status(), "failure " + i);
+        }
+        assertEquals(429, Reply.of(demo.loginCdi(true, login)).status(), "after 3 failures even a correct login waits");
+    }
+
     private static long refundsGiven(String limit) {
         return LibertyServer.metrics()
                 .lines()
