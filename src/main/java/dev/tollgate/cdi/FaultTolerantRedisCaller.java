@@ -10,9 +10,8 @@ import org.eclipse.microprofile.faulttolerance.CircuitBreaker;
 import org.eclipse.microprofile.faulttolerance.Timeout;
 
 /**
- * Where MicroProfile Fault Tolerance watches every Redis call of a Tollgate server. It runs on
- * Tollgate's own worker threads ({@link ExecutorCaller}), which also free the waiting request at the
- * budget; here Fault Tolerance times the call out and keeps the circuit breaker:
+ * Where MicroProfile Fault Tolerance watches the Redis calls of a Tollgate server: it times them out
+ * and keeps the circuit breaker.
  *
  * <ul>
  *   <li>{@code @Timeout}: follows {@code tollgate.redis.timeout} (see {@link FaultToleranceDefaults}).
@@ -24,6 +23,13 @@ import org.eclipse.microprofile.faulttolerance.Timeout;
  *
  * Every value can be changed with Fault Tolerance's own keys, e.g. {@code
  * dev.tollgate.cdi.FaultTolerantRedisCaller/call/CircuitBreaker/requestVolumeThreshold=5}.
+ *
+ * <p>How calls reach it ({@link ExecutorCaller}): a healthy call runs on the request's own thread on an
+ * idle pooled connection, its read bounded by what is left of {@code tollgate.redis.timeout}, and only
+ * its failure is shown here ({@link MicroProfileBreaker#record}); after a failure every call comes
+ * through here until one succeeds, so with the defaults this breaker opens and closes on the same calls
+ * as if it saw them all (a breaker configured otherwise sees every call). A call that needs a new
+ * connection comes through here on Tollgate's own worker threads, which free the request at the budget.
  *
  * <p>Not {@code @Asynchronous}: Fault Tolerance would run the call on the server's default executor,
  * the pool the HTTP requests themselves run on. Measured on 2 cores, 32 concurrent requests starved

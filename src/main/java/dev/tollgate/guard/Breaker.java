@@ -24,6 +24,16 @@ public interface Breaker {
         });
     }
 
+    /**
+     * Whether this breaker must see every successful call, not only the first after a failure: true
+     * unless it opens on failures in a row and one success closes it (Fault Tolerance's {@code
+     * failureRatio=1, successThreshold=1}, Tollgate's defaults), for which the calls it is shown decide
+     * exactly as all of them would. {@link ExecutorCaller} then shows it every call.
+     */
+    default boolean needsEverySuccess() {
+        return false;
+    }
+
     /** Whether {@code failure} means the breaker refused the call. */
     boolean isOpenFailure(Throwable failure);
 

@@ -25,8 +25,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  * connection is idle, until one succeeds. So the breaker sees every outage and, between two outages,
  * at least the first success: a breaker that opens on N failures in a row (Fault Tolerance's {@code
  * failureRatio=1}, the default) opens on exactly the same calls as if it saw them all, and its
- * half-open trial, delay and timeout are its own. Failures on this thread are counted before the call
- * returns, so the next call already finds the breaker open.
+ * half-open trial, delay and timeout are its own. A breaker configured otherwise ({@link
+ * Breaker#needsEverySuccess}) is shown every call, still on this thread. Failures on this thread are
+ * counted before the call returns, so the next call already finds the breaker open.
  *
  * <p>What is not an outage never reaches the breaker ({@link Outages}): an error Redis answered with
  * leaves as {@link NotAnOutageException}; a pool that stays full, or a call that waited so long for a
@@ -49,6 +50,7 @@ public final class ExecutorCaller implements BoundedCaller {
     private final Breaker breaker;
     private final DirectLane lane;
     private final Outages outages;
+    private final boolean everySuccess;
 
     /** False from an outage until a call through the breaker succeeds: meanwhile the breaker sees every call. */
     private volatile boolean lastRecordedSuccess = true;
@@ -65,6 +67,7 @@ public final class ExecutorCaller implements BoundedCaller {
         this.lane = lane;
         this.outages = new Outages(breaker, classifier);
         this.places = new Semaphore(2 * settings.workers());
+        this.everySuccess = breaker.needsEverySuccess();
         AtomicInteger n = new AtomicInteger();
         this.workers =
                 new ThreadPoolExecutor(
@@ -103,7 +106,7 @@ public final class ExecutorCaller implements BoundedCaller {
         try (lease) {
             // A lease that waited for a connection had a full pool: a timeout after it is load.
             Callable<T> screened = outages.screened(() -> lease.run(call), lease.waited());
-            if (!lastRecordedSuccess && !lease.waited()) {
+            if ((!lastRecordedSuccess || everySuccess) && !lease.waited()) {
                 return throughBreaker(screened);
             }
             try {

@@ -37,13 +37,18 @@ final class PooledLane implements DirectLane {
         Connection c = borrow(pool, budgetNanos);
         int defaultTimeout = c.getSoTimeout();
         long leftMillis = TimeUnit.NANOSECONDS.toMillis(budgetNanos - (System.nanoTime() - start));
-        try {
-            c.setSoTimeout((int) Math.max(1, Math.min(defaultTimeout, leftMillis)));
-        } catch (JedisConnectionException broken) {
-            pool.returnBrokenResource(c);
-            throw Busy.INSTANCE;
+        int timeout = (int) Math.max(1, Math.min(defaultTimeout, leftMillis));
+        // Mostly the default (90% of the budget, less than what is left after an idle borrow): then no
+        // system call. Shorter only after waiting for a connection of a full pool.
+        if (timeout != defaultTimeout) {
+            try {
+                c.setSoTimeout(timeout);
+            } catch (JedisConnectionException broken) {
+                pool.returnBrokenResource(c);
+                throw Busy.INSTANCE;
+            }
         }
-        return new Leased(pool, c, defaultTimeout, full);
+        return new Leased(pool, c, defaultTimeout, timeout != defaultTimeout, full);
     }
 
     private static Connection borrow(Pool<Connection> pool, long budgetNanos) throws Busy {
@@ -76,12 +81,14 @@ final class PooledLane implements DirectLane {
         private final Pool<Connection> pool;
         private final Connection connection;
         private final int defaultTimeout;
+        private final boolean shortened;
         private final boolean waited;
 
-        Leased(Pool<Connection> pool, Connection connection, int defaultTimeout, boolean waited) {
+        Leased(Pool<Connection> pool, Connection connection, int defaultTimeout, boolean shortened, boolean waited) {
             this.pool = pool;
             this.connection = connection;
             this.defaultTimeout = defaultTimeout;
+            this.shortened = shortened;
             this.waited = waited;
         }
 
@@ -97,7 +104,7 @@ final class PooledLane implements DirectLane {
 
         @Override
         public void close() {
-            if (!connection.isBroken()) {
+            if (shortened && !connection.isBroken()) {
                 try {
                     connection.setSoTimeout(defaultTimeout);
                 } catch (JedisConnectionException broken) {

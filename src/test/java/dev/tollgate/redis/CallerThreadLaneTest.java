@@ -41,7 +41,7 @@ class CallerThreadLaneTest {
     private final List<AutoCloseable> open = new ArrayList<>();
 
     /** Tollgate's own breaker, counting what it is shown. */
-    static final class CountingBreaker implements Breaker {
+    static class CountingBreaker implements Breaker {
         final Breaker real = Breaker.of(GuardSettings.defaults());
         final AtomicInteger calls = new AtomicInteger();
 
@@ -101,6 +101,26 @@ class CallerThreadLaneTest {
             }));
         }
         assertEquals(before, breaker.calls.get(), "successes on the caller's thread are not shown to the breaker");
+    }
+
+    @Test
+    void aBreakerThatNeedsEverySuccessIsShownEveryCallStillOnTheCallersThread() throws Exception {
+        RedisLink link = link(4);
+        CountingBreaker breaker = new CountingBreaker() {
+            @Override
+            public boolean needsEverySuccess() {
+                return true; // e.g. Fault Tolerance configured with failureRatio=0.5
+            }
+        };
+        ExecutorCaller caller = caller(link, breaker);
+        int before = breaker.calls.get();
+        for (int i = 0; i < 20; i++) {
+            assertSame(Thread.currentThread(), caller.call(() -> {
+                probe(link);
+                return Thread.currentThread();
+            }));
+        }
+        assertEquals(before + 20, breaker.calls.get());
     }
 
     @Test

@@ -71,7 +71,13 @@ class ConsumerIT {
         Files.writeString(
                 dir.resolve("bootstrap.properties"), "http.port=" + port + "\nhttps.port=" + freePort() + "\n");
         // The WAR's own microprofile-config.properties names redis://localhost:6379; the test's Redis wins.
-        Files.write(dir.resolve("jvm.options"), List.of("-Dtollgate.redis.url=" + redis.url()));
+        Files.write(
+                dir.resolve("jvm.options"),
+                List.of(
+                        "-Dtollgate.redis.url=" + redis.url(),
+                        // The IT servers' one budget policy (DemoDeployment): a budget a loaded 2-core
+                        // machine meets, so a lock skipped as unavailable is a fault, not a slow turn.
+                        "-Dtollgate.redis.timeout=2s"));
         Files.deleteIfExists(messages());
         base = "http://localhost:" + port;
         server("start", SERVER);
@@ -193,7 +199,8 @@ class ConsumerIT {
                 long millis = (System.nanoTime() - start) / 1_000_000;
                 assertEquals(503, r.statusCode(), r.body());
                 assertEquals("1", r.headers().firstValue("Retry-After").orElse(null));
-                assertTrue(millis < 2_000, "call " + i + " took " + millis + " ms");
+                // The budget (2 s) bounds every call; the slack is the loaded machine's, not Redis's.
+                assertTrue(millis < 2_000 + 3_000, "call " + i + " took " + millis + " ms");
             }
         } finally {
             redis.resume();
@@ -233,7 +240,7 @@ class ConsumerIT {
     }
 
     private static void awaitStarted() throws Exception {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(300);
         while (System.nanoTime() < deadline) {
             String log = Files.exists(messages()) ? Files.readString(messages()) : "";
             if (log.contains("CWWKZ0002E")) {
@@ -252,7 +259,7 @@ class ConsumerIT {
             }
             Thread.sleep(200);
         }
-        throw new AssertionError("the consumer application did not start within 120 s:\n"
+        throw new AssertionError("the consumer application did not start within 300 s:\n"
                 + (Files.exists(messages()) ? Files.readString(messages()) : "(no messages.log)"));
     }
 
@@ -264,9 +271,9 @@ class ConsumerIT {
                 .redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.DISCARD)
                 .start();
-        if (!p.waitFor(120, TimeUnit.SECONDS)) {
+        if (!p.waitFor(300, TimeUnit.SECONDS)) {
             p.destroyForcibly();
-            throw new IOException("server " + String.join(" ", args) + " did not finish in 120 s");
+            throw new IOException("server " + String.join(" ", args) + " did not finish in 300 s");
         }
     }
 

@@ -39,7 +39,7 @@ public class OutageIT {
     @Test
     void hungRedisDegradesEveryCheckWithinTheBudgetAndRecoversOffTheRequestPath() throws Exception {
         assertEquals(200, Reply.of(demo.helloFor("10.7.0.1")).status());
-        awaitBreaker(false);
+        Breaker.await(false);
         long redisDecisions = LibertyServer.metric("tollgate_decisions_total", "demo", "allowed");
         long degradedOpen = LibertyServer.metric("tollgate_degraded_decisions_total", "demo", "allowed");
         long degradedClosed = LibertyServer.metric("tollgate_degraded_decisions_total", "demo-cdi", "denied");
@@ -76,7 +76,7 @@ public class OutageIT {
                     1,
                     LibertyServer.metric("tollgate_degraded_decisions_total", "demo-cdi", "denied") - degradedClosed);
             assertEquals(redisDecisions, LibertyServer.metric("tollgate_decisions_total", "demo", "allowed"));
-            assertEquals(1, gauge(), "tollgate_breaker_open");
+            assertEquals(1, Breaker.gauge(), "tollgate_breaker_open");
             Reply ready = Reply.of(health.ready());
             assertEquals(200, ready.status(), "a Redis outage does not take the server out of the balancer");
             assertTrue(ready.body().contains("\"breakerOpen\":true"), ready.body());
@@ -85,7 +85,7 @@ public class OutageIT {
             redis.resume();
         }
 
-        awaitBreaker(false);
+        Breaker.await(false);
         awaitLogLines("answers again", infosBefore + 1);
         assertTrue(
                 LibertyServer.log().stream()
@@ -110,25 +110,5 @@ public class OutageIT {
         while (logLines(text) < count && System.nanoTime() < deadline) {
             Thread.sleep(50);
         }
-    }
-
-    private static long gauge() throws Exception {
-        for (String line : LibertyServer.metrics().split("\n")) {
-            if (line.startsWith("tollgate_breaker_open{")) {
-                return (long) Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1));
-            }
-        }
-        throw new AssertionError("no tollgate_breaker_open gauge on /metrics");
-    }
-
-    private static void awaitBreaker(boolean open) throws Exception {
-        long deadline = System.nanoTime() + 10_000_000_000L;
-        while (System.nanoTime() < deadline) {
-            if ((gauge() == 1) == open) {
-                return;
-            }
-            Thread.sleep(50);
-        }
-        throw new AssertionError("breaker did not become " + (open ? "open" : "closed") + " within 10 s");
     }
 }

@@ -16,6 +16,7 @@ import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.function.BiFunction;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.microshed.testing.SharedContainerConfig;
@@ -32,6 +33,12 @@ public class RateLimitIT {
 
     @RegisterExtension
     static final RedisServer redis = DemoDeployment.redis;
+
+    /** Both servers warm for a burst ({@link RedisReady#awaitBurstReady}): a cold pool is not what is counted. */
+    @BeforeAll
+    static void serversReady() throws Exception {
+        RedisReady.awaitBurstReady();
+    }
 
     @RESTClient
     public static DemoClient demo;

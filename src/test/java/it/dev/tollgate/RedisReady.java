@@ -40,4 +40,31 @@ final class RedisReady {
         await(LibertyServer.baseUrl());
         await(LibertyServer.secondBaseUrl());
     }
+
+    /**
+     * Both servers warm for a burst: each answers a burst of 32 concurrent requests with every decision
+     * Redis's. A cold pool has one connection; a burst then asks workers to make the others, and a loaded
+     * machine can refuse a few of those calls (degraded at once). The exactness ITs count bursts on a
+     * warm pool; each warm-up round spends its own client's bucket of {@code demo}.
+     */
+    static void awaitBurstReady() throws Exception {
+        awaitBoth();
+        for (String server : java.util.List.of(LibertyServer.baseUrl(), LibertyServer.secondBaseUrl())) {
+            long degraded = -1;
+            for (int round = 1; round <= 10 && degraded != 0; round++) {
+                String client = "10.0.98." + round;
+                long before = degraded(server);
+                Load.fire(32, 32, i -> server, c -> c.helloFor(client));
+                degraded = degraded(server) - before;
+            }
+            if (degraded != 0) {
+                throw new AssertionError(server + " made degraded decisions in each of 10 warm-up bursts");
+            }
+        }
+    }
+
+    private static long degraded(String server) {
+        return LibertyServer.metric(server, "tollgate_degraded_decisions_total", "demo", "allowed")
+                + LibertyServer.metric(server, "tollgate_degraded_decisions_total", "demo", "denied");
+    }
 }

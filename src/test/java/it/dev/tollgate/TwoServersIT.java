@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.tollgate.testing.RedisServer;
 import java.util.List;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.microshed.testing.SharedContainerConfig;
@@ -20,6 +21,12 @@ public class TwoServersIT {
 
     @RegisterExtension
     static final RedisServer redis = DemoDeployment.redis;
+
+    /** Both servers warm for a burst ({@link RedisReady#awaitBurstReady}): a cold pool is not what is counted. */
+    @BeforeAll
+    static void serversReady() throws Exception {
+        RedisReady.awaitBurstReady();
+    }
 
     @Test
     void oneLimitAcrossTwoServers() throws Exception {

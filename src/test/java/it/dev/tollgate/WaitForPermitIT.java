@@ -62,7 +62,6 @@ public class WaitForPermitIT {
         }
         System.out.println("waiting through Liberty: partner called at "
                 + called.stream().map(t -> (t - sent) / 1000 + "ms").toList() + "; all 6 answered in " + took + " ms");
-        assertTrue(took < 3500, "all 6 answered within about 2.5 s: " + took + " ms");
     }
 
     /**

@@ -82,6 +82,14 @@ public final class BenchExperiment {
                     redis.version(),
                     redis.port(),
                     env.get("load average at start"));
+            int calls = quick ? 2000 : 30000;
+            if (options.rest().contains("--interleaved")) {
+                List<Interleaved.Row> rows = interleaved(redis, calls);
+                env.put("load average at end", Environment.loadAverage());
+                BenchReport.writeInterleaved(options.out(), env, rows, calls);
+                System.out.println("bench: wrote bench-interleaved.csv, bench-interleaved.md to " + options.out());
+                return;
+            }
             List<BenchResult> results = new ArrayList<>();
             int n = 0;
             for (int round = 1; round <= rounds; round++) {
@@ -107,6 +115,11 @@ public final class BenchExperiment {
                             describe(r));
                 }
             }
+            try (var admin = redis.admin()) {
+                admin.flushAll();
+            }
+            List<Interleaved.Row> inter = interleaved(redis, calls);
+            BenchReport.writeInterleaved(options.out(), env, inter, calls);
             System.out.println("bench: counting commands per check (MONITOR and INFO commandstats)");
             List<CommandCount.Row> counts = CommandCount.measure(redis, quick ? 400 : 4000);
             counts.forEach(c -> System.out.printf(
@@ -122,6 +135,14 @@ public final class BenchExperiment {
             System.out.println(
                     "bench: wrote bench.csv, bench.md, bench-latency.png, bench-throughput.png to " + options.out());
         }
+    }
+
+    private static List<Interleaved.Row> interleaved(LocalRedis redis, int calls) throws Exception {
+        System.out.printf("bench: %d calls of each check in turn, in this JVM (interleaved call by call)%n", calls);
+        List<Interleaved.Row> rows = Interleaved.measure(redis, calls);
+        rows.forEach(r -> System.out.printf(
+                "  %-10s p50 %.1f us, p90 %.1f us, p99 %.1f us%n", r.check(), r.p50(), r.p90(), r.p99()));
+        return rows;
     }
 
     private static BenchResult run(Spec spec, int round, boolean quick, int port) throws Exception {

@@ -60,6 +60,33 @@ final class BenchReport {
         charts(out, results, env.getOrDefault("placement", ""));
     }
 
+    /** bench-interleaved.csv and bench-interleaved.md: the checks timed call by call, in turn, in one JVM. */
+    static void writeInterleaved(Path out, Map<String, String> env, List<Interleaved.Row> rows, int calls)
+            throws IOException {
+        StringBuilder csv = new StringBuilder("check,p50_us,p90_us,p99_us\n");
+        rows.forEach(r -> csv.append(String.format("%s,%.3f,%.3f,%.3f%n", r.check(), r.p50(), r.p90(), r.p99())));
+        Files.writeString(out.resolve("bench-interleaved.csv"), csv);
+        Interleaved.Row evalsha = rows.stream()
+                .filter(r -> r.check().equals("evalsha"))
+                .findFirst()
+                .orElseThrow();
+        StringBuilder md = new StringBuilder("# The checks interleaved call by call\n\n")
+                .append(String.format(
+                        "%,d calls of each, one thread, in turn (the order rotates every round) in one JVM on ", calls))
+                .append(
+                        "one client, after a fifth as many to warm up: load from elsewhere falls on every check alike. ")
+                .append("The goal: guarded p50 ≤ 1.10× and p99 ≤ 1.3× the raw EVALSHA.\n\n")
+                .append("| check | p50 µs | p90 µs | p99 µs | p50 × EVALSHA | p99 × EVALSHA |\n")
+                .append("|---|---|---|---|---|---|\n");
+        for (Interleaved.Row r : rows) {
+            md.append(String.format(
+                    "| %s | %.1f | %.1f | %.1f | %.2f | %.2f |%n",
+                    NAMES.get(r.check()), r.p50(), r.p90(), r.p99(), r.p50() / evalsha.p50(), r.p99() / evalsha.p99()));
+        }
+        md.append("\n## Environment\n\n").append(Environment.markdown(env));
+        Files.writeString(out.resolve("bench-interleaved.md"), md);
+    }
+
     static void charts(Path out, List<BenchResult> results, String placement) throws IOException {
         String where = placementLabel(placement);
         Charts.png(latencyChart(results, where), out.resolve("bench-latency.png"));
