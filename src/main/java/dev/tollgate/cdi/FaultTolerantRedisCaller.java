@@ -2,6 +2,7 @@ package dev.tollgate.cdi;
 
 import dev.tollgate.guard.ExecutorCaller;
 import dev.tollgate.guard.GuardSettings;
+import dev.tollgate.guard.NotAnOutageException;
 import dev.tollgate.guard.RedisGuard;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.util.concurrent.Callable;
@@ -15,7 +16,9 @@ import org.eclipse.microprofile.faulttolerance.Timeout;
  * <ul>
  *   <li>{@code @Timeout}: follows {@code tollgate.redis.timeout} (see {@link FaultToleranceDefaults}).
  *   <li>{@code @CircuitBreaker}: {@link GuardSettings}' defaults, 3 failures in a row open it for 500 ms. {@link RedisGuard} then keeps
- *       user requests away, and its background probe makes the half-open trial.
+ *       user requests away, and its background probe makes the half-open trial. Only outages count:
+ *       an error Redis answered with ({@link NotAnOutageException}: a data error, refused credentials)
+ *       is skipped, as an answer.
  * </ul>
  *
  * Every value can be changed with Fault Tolerance's own keys, e.g. {@code
@@ -40,7 +43,8 @@ public class FaultTolerantRedisCaller {
             requestVolumeThreshold = GuardSettings.DEFAULT_FAILURE_THRESHOLD,
             failureRatio = 1.0,
             delay = GuardSettings.DEFAULT_BREAKER_DELAY_MILLIS,
-            successThreshold = 1)
+            successThreshold = 1,
+            skipOn = NotAnOutageException.class)
     public Object call(Callable<?> call) throws Exception {
         return call.call();
     }

@@ -7,6 +7,7 @@ import java.util.concurrent.Callable;
 import org.eclipse.microprofile.config.Config;
 import org.eclipse.microprofile.config.ConfigProvider;
 import org.eclipse.microprofile.faulttolerance.exceptions.CircuitBreakerOpenException;
+import org.eclipse.microprofile.faulttolerance.exceptions.TimeoutException;
 
 /**
  * MicroProfile Fault Tolerance's circuit breaker ({@link FaultTolerantRedisCaller}) as a {@link Breaker}.
@@ -60,5 +61,10 @@ public final class MicroProfileBreaker implements Breaker {
     @Override
     public boolean isOpenFailure(Throwable failure) {
         return failure instanceof CircuitBreakerOpenException;
+    }
+
+    @Override
+    public boolean isTimeout(Throwable failure) {
+        return failure instanceof TimeoutException;
     }
 }

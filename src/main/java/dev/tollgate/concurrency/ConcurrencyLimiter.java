@@ -64,7 +64,7 @@ public final class ConcurrencyLimiter implements AutoCloseable {
         try {
             taking = guard.call(key, () -> store.take(spec, key, id));
         } catch (StoreUnavailableException e) {
-            listener.onDecision(spec, spec.failOpen(), true);
+            listener.onDegraded(spec, spec.failOpen(), e.degradedCause());
             return spec.failOpen() ? new Leased(this, spec, null, null, 0, true) : Refused.degraded(spec);
         }
         listener.onDecision(spec, taking.taken(), false);

@@ -25,6 +25,11 @@ public interface DirectLane {
         /** Runs {@code call} on this thread, its store commands on the leased connection. */
         <T> T run(Callable<T> call) throws Exception;
 
+        /** Whether every connection was taken and this lease waited for one (its budget is partly spent). */
+        default boolean waited() {
+            return false;
+        }
+
         @Override
         void close();
     }

@@ -10,6 +10,6 @@ public final class StoreSaturatedException extends StoreUnavailableException {
     private static final long serialVersionUID = 1L;
 
     public StoreSaturatedException(String message, Throwable cause) {
-        super(message, cause);
+        super(message, cause, dev.tollgate.DegradedCause.SATURATED);
     }
 }

@@ -48,6 +48,12 @@ public class HelloResource {
     PartnerClient partner;
 
     @Inject
+    FreeTierGreeter freeTier;
+
+    @Inject
+    PaidTierGreeter paidTier;
+
+    @Inject
     Accounts accounts;
 
     /** Limited by the JAX-RS filter with limit {@code demo}, keyed by client address. */
@@ -72,6 +78,13 @@ public class HelloResource {
     @RateLimited("demo-reload")
     public String reload() {
         return "hello\n";
+    }
+
+    /** Sibling beans sharing one inherited method, each limited by its own type: {@code demo-free}, {@code demo-paid}. */
+    @GET
+    @Path("/tier/{tier}")
+    public String tier(@PathParam("tier") String tier) {
+        return "paid".equals(tier) ? paidTier.greet() : freeTier.greet();
     }
 
     /** The same, unlimited: the baseline for the filter's cost. */

@@ -24,6 +24,7 @@ import dev.tollgate.ratelimit.RateLimitStore;
 import dev.tollgate.ratelimit.RedisRateLimitStore;
 import dev.tollgate.redis.GuardedRedis;
 import dev.tollgate.redis.RedisClients;
+import dev.tollgate.redis.RedisFailures;
 import dev.tollgate.redis.RedisLink;
 import dev.tollgate.redis.RedisSettings;
 import dev.tollgate.redis.RedisUrl;
@@ -73,12 +74,15 @@ record Backend(
         if (url.kind() == RedisUrl.Kind.CLUSTER) {
             return onRedis(
                     redis,
-                    RedisGuards.perMaster(redis, () -> ExecutorCaller.standalone(gs), gs.probeInterval()),
+                    RedisGuards.perMaster(
+                            redis, () -> ExecutorCaller.standalone(gs, RedisFailures::classify), gs.probeInterval()),
                     lost,
                     clock);
         }
-        RedisGuard single =
-                RedisGuards.forLink(redis, new ExecutorCaller(gs, breaker.get(), redis.lane()), gs.probeInterval());
+        RedisGuard single = RedisGuards.forLink(
+                redis,
+                new ExecutorCaller(gs, breaker.get(), redis.lane(), RedisFailures::classify),
+                gs.probeInterval());
         single.warmUp();
         return onRedis(redis, single, lost, clock);
     }

@@ -1,5 +1,6 @@
 package dev.tollgate.guard;
 
+import dev.tollgate.DegradedCause;
 import java.util.concurrent.Callable;
 
 /**
@@ -7,11 +8,19 @@ import java.util.concurrent.Callable;
  */
 public interface BoundedCaller extends AutoCloseable {
 
-    /** The call's result; throws what it threw, or a timeout, or a refusal when the breaker is open. */
+    /**
+     * The call's result; throws what it threw ({@link NotAnOutageException} for an error that is not an
+     * outage), or a timeout, or a refusal when the breaker is open or no worker freed up in time.
+     */
     <T> T call(Callable<T> call) throws Exception;
 
+    /** Why {@link #call} failed with {@code failure}. */
+    DegradedCause causeOf(Throwable failure);
+
     /** Whether {@code failure} says the breaker is open, rather than that the call failed. */
-    boolean isBreakerOpen(Throwable failure);
+    default boolean isBreakerOpen(Throwable failure) {
+        return causeOf(failure) == DegradedCause.BREAKER_OPEN;
+    }
 
     @Override
     void close();

@@ -5,7 +5,8 @@ import java.util.concurrent.Callable;
 /**
  * A circuit breaker around one Redis call, run on a worker thread of {@link ExecutorCaller}: in a server,
  * MicroProfile Fault Tolerance's ({@code dev.tollgate.cdi.MicroProfileBreaker}); in plain Java and per
- * Redis Cluster master, Tollgate's own {@link ConsecutiveFailuresBreaker}.
+ * Redis Cluster master, Tollgate's own {@link ConsecutiveFailuresBreaker}. A {@link NotAnOutageException}
+ * is an answer, not a failure: it never counts toward opening the breaker.
  */
 public interface Breaker {
 
@@ -35,6 +36,11 @@ public interface Breaker {
 
     /** Whether {@code failure} means the breaker refused the call. */
     boolean isOpenFailure(Throwable failure);
+
+    /** Whether {@code failure} means the breaker timed the call out. */
+    default boolean isTimeout(Throwable failure) {
+        return false;
+    }
 
     /** Tollgate's own breaker with {@code settings}' threshold and delay. */
     static Breaker of(GuardSettings settings) {

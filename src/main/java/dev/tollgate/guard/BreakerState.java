@@ -1,5 +1,7 @@
 package dev.tollgate.guard;
 
+import java.util.Optional;
+
 /** Whether calls are being answered without asking Redis, for health, metrics and tests. */
 public interface BreakerState {
 
@@ -9,6 +11,11 @@ public interface BreakerState {
     /** Whether the calls on {@code storeKey} do (with a Redis Cluster, per master). */
     default boolean isOpen(String storeKey) {
         return isOpen();
+    }
+
+    /** While Redis refuses Tollgate's credentials or permissions: what it said (never a secret). */
+    default Optional<String> authFailure() {
+        return Optional.empty();
     }
 
     /** How many background probes have been sent so far. */

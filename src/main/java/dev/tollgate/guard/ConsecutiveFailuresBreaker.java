@@ -7,7 +7,8 @@ import java.util.function.LongSupplier;
 /**
  * A breaker for plain Java, with MicroProfile Fault Tolerance's semantics for {@code failureRatio=1}:
  * {@code threshold} failures in a row open it; after {@code delay} one trial call is let through
- * (half-open); its success closes it, its failure opens it again.
+ * (half-open); its success closes it, its failure opens it again. A {@link NotAnOutageException} counts
+ * as a success, as in Fault Tolerance's {@code skipOn}.
  */
 public final class ConsecutiveFailuresBreaker implements Breaker {
 
@@ -36,6 +37,9 @@ public final class ConsecutiveFailuresBreaker implements Breaker {
         T value;
         try {
             value = call.call();
+        } catch (NotAnOutageException answered) {
+            onSuccess(); // Redis answered: as Fault Tolerance's skipOn
+            throw answered;
         } catch (Exception e) {
             onFailure();
             throw e;

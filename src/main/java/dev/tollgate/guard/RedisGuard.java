@@ -1,9 +1,11 @@
 package dev.tollgate.guard;
 
+import dev.tollgate.DegradedCause;
 import dev.tollgate.core.Failures;
 import dev.tollgate.core.Guard;
 import dev.tollgate.core.StoreUnavailableException;
 import java.time.Duration;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -26,6 +28,13 @@ import java.util.logging.Logger;
  * calls through the same breaker, so it, not a user request, is the breaker's half-open trial; when
  * it gets an answer (and has reloaded the scripts) the guard lets requests through again.
  *
+ * <p>Only an outage opens the breaker ({@link DegradedCause#countsTowardBreaker()}). A call Redis
+ * answered with an error about that call is degraded alone; refused credentials degrade every call but
+ * are not an outage either (an ERROR says so, at most once a minute while it lasts); a call that found
+ * every worker busy for its whole budget is {@link DegradedCause#SATURATED} (a WARNING at most once a
+ * minute). The exception each failed call throws says which ({@link
+ * StoreUnavailableException#degradedCause()}).
+ *
  * <p>Logs once when degraded mode starts (WARNING) and once when it ends (INFO, with how many
  * decisions were degraded), never per request.
  */
@@ -45,6 +54,7 @@ public final class RedisGuard implements Guard, BreakerState, AutoCloseable {
     private final AtomicLong probes = new AtomicLong();
     private volatile long openedAt;
     private volatile Throwable lastFailure;
+    private final FailureNotices notices;
     private ScheduledFuture<?> probing;
     private ScheduledFuture<?> warming;
 
@@ -59,6 +69,7 @@ public final class RedisGuard implements Guard, BreakerState, AutoCloseable {
         this.probeInterval = probeInterval;
         this.target = target;
         this.nanoTime = nanoTime;
+        this.notices = new FailureNotices(target, nanoTime);
         this.breakerOpen = StoreUnavailableException.notAttempted(
                 "Redis at " + target + " is not asked while its circuit breaker is open");
         this.scheduler = Executors.newSingleThreadScheduledExecutor(r -> {
@@ -76,22 +87,51 @@ public final class RedisGuard implements Guard, BreakerState, AutoCloseable {
         }
         try {
             T value = caller.call(call);
-            if (degraded.get() != 0) {
-                degraded.set(0); // an outage's count starts with its first failure in a row
-            }
+            answered();
             return value;
         } catch (Exception e) {
-            degraded.incrementAndGet();
-            if (caller.isBreakerOpen(e)) {
-                open(lastFailure == null ? e : lastFailure);
-                throw breakerOpen;
-            }
-            lastFailure = e;
-            LOG.log(Level.FINE, e, () -> "Tollgate: a Redis call at " + target + " failed");
-            throw e instanceof StoreUnavailableException unavailable
-                    ? unavailable
-                    : new StoreUnavailableException("Redis at " + target + " did not answer in time", e);
+            throw failed(caller.causeOf(e), e);
         }
+    }
+
+    private void answered() {
+        if (degraded.get() != 0) {
+            degraded.set(0); // an outage's count starts with its first failure in a row
+        }
+        notices.answered();
+    }
+
+    /** What a call that failed for {@code cause} throws; logs and counts as the cause asks. */
+    private StoreUnavailableException failed(DegradedCause cause, Exception e) {
+        Throwable failure = e instanceof NotAnOutageException n ? n.getCause() : e;
+        switch (cause) {
+            case BREAKER_OPEN -> {
+                degraded.incrementAndGet();
+                open(lastFailure == null ? e : lastFailure);
+                return breakerOpen;
+            }
+            case AUTH -> notices.authRefused(failure);
+            case SATURATED -> notices.saturated();
+            case DATA_ERROR -> LOG.log(Level.FINE, failure, () -> "Tollgate: Redis at " + target + " refused a call");
+            default -> {
+                degraded.incrementAndGet();
+                lastFailure = failure;
+                LOG.log(Level.FINE, failure, () -> "Tollgate: a Redis call at " + target + " failed");
+            }
+        }
+        if (failure instanceof StoreUnavailableException s && s.degradedCause() == cause) {
+            return s;
+        }
+        return new StoreUnavailableException("Redis at " + target + " " + what(cause), failure, cause);
+    }
+
+    private static String what(DegradedCause cause) {
+        return switch (cause) {
+            case TIMEOUT -> "did not answer in time";
+            case AUTH -> "refused Tollgate's credentials or permissions";
+            case DATA_ERROR -> "answered this call with an error";
+            default -> "could not be asked";
+        };
     }
 
     /**
@@ -113,8 +153,10 @@ public final class RedisGuard implements Guard, BreakerState, AutoCloseable {
             try {
                 probe.call();
             } catch (Exception notYet) {
-                LOG.log(Level.FINE, notYet, () -> "Tollgate: Redis at " + target + " is not ready yet");
-                return;
+                if (caller.causeOf(notYet).countsTowardBreaker()) {
+                    LOG.log(Level.FINE, notYet, () -> "Tollgate: Redis at " + target + " is not ready yet");
+                    return;
+                }
             }
             try {
                 caller.call(() -> null);
@@ -131,6 +173,12 @@ public final class RedisGuard implements Guard, BreakerState, AutoCloseable {
     @Override
     public boolean isOpen() {
         return open.get();
+    }
+
+    /** What Redis said when it last refused Tollgate's credentials, while it refuses them. */
+    @Override
+    public Optional<String> authFailure() {
+        return notices.authFailure();
     }
 
     /** How many background probes have been sent since this guard was built. */
@@ -158,8 +206,11 @@ public final class RedisGuard implements Guard, BreakerState, AutoCloseable {
         try {
             caller.call(probe);
             recover();
-        } catch (Exception stillDown) {
-            // The breaker refused it or Redis did not answer: try again at the next interval.
+        } catch (Exception e) {
+            if (e instanceof NotAnOutageException n && n.degradedCause() != DegradedCause.SATURATED) {
+                recover(); // Redis answered (refused credentials, say): calls say so themselves
+            }
+            // Otherwise the breaker refused it or Redis did not answer: try again at the next interval.
         }
     }
 

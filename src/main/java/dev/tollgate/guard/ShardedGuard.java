@@ -2,6 +2,7 @@ package dev.tollgate.guard;
 
 import dev.tollgate.core.Guard;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
@@ -50,6 +51,14 @@ public final class ShardedGuard implements Guard, BreakerState, AutoCloseable {
     public boolean isOpen(String storeKey) {
         RedisGuard g = guards.get(server(storeKey));
         return g != null && g.isOpen();
+    }
+
+    @Override
+    public Optional<String> authFailure() {
+        return guards.values().stream()
+                .map(RedisGuard::authFailure)
+                .flatMap(Optional::stream)
+                .findFirst();
     }
 
     @Override

@@ -3,8 +3,11 @@
  * dev.tollgate.guard.ExecutorCaller}), a circuit breaker ({@link dev.tollgate.guard.Breaker}), the
  * background probe that closes it ({@link dev.tollgate.guard.RedisGuard}), one guard per cluster master
  * ({@link dev.tollgate.guard.ShardedGuard}), and their defaults ({@link dev.tollgate.guard.GuardSettings}).
+ * Only outages reach the breaker: a failure is classified inside it ({@link
+ * dev.tollgate.guard.FailureClassifier}, for Redis {@code dev.tollgate.redis.RedisFailures}), and one that
+ * is not an outage leaves as {@link dev.tollgate.guard.NotAnOutageException}, which the breaker skips.
  *
- * <p>Uses {@code core} only: no Redis client (a probe is a callable it is given), no MicroProfile (Fault
+ * <p>Uses {@code core} and the API ({@code DegradedCause}) only: no Redis client (a probe is a callable it is given), no MicroProfile (Fault
  * Tolerance's breaker is adapted in {@code cdi}). Internal.
  */
 package dev.tollgate.guard;

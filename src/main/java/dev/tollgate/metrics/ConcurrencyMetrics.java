@@ -1,5 +1,6 @@
 package dev.tollgate.metrics;
 
+import dev.tollgate.DegradedCause;
 import dev.tollgate.concurrency.ConcurrencyListener;
 import dev.tollgate.concurrency.ConcurrencySpec;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -14,7 +15,7 @@ import org.eclipse.microprofile.metrics.Tag;
 /**
  * Concurrency limits' MicroProfile Metrics, tagged by limit: {@code
  * tollgate_concurrency_decisions_total{outcome}} for admissions Redis decided, {@code
- * tollgate_concurrency_degraded_decisions_total{outcome}} for those made without it, {@code
+ * tollgate_concurrency_degraded_decisions_total{outcome, cause}} for those made without it, {@code
  * tollgate_concurrency_leases_lost_total} for calls that outlived their lease, and the gauge {@code
  * tollgate_concurrency_in_flight}: the calls this server runs under the limit now.
  */
@@ -29,11 +30,29 @@ public class ConcurrencyMetrics implements ConcurrencyListener {
 
     @Override
     public void onDecision(ConcurrencySpec spec, boolean admitted, boolean degraded) {
-        String name = degraded ? "tollgate.concurrency.degraded.decisions" : "tollgate.concurrency.decisions";
+        if (degraded) {
+            onDegraded(spec, admitted, DegradedCause.REFUSED); // the cause unknown: one tag set per metric
+            return;
+        }
+        String name = "tollgate.concurrency.decisions";
         String outcome = admitted ? "allowed" : "denied";
         counters.computeIfAbsent(
                         name + "|" + spec.name() + "|" + outcome,
                         k -> registry.counter(name, new Tag("limit", spec.name()), new Tag("outcome", outcome)))
+                .inc();
+    }
+
+    @Override
+    public void onDegraded(ConcurrencySpec spec, boolean admitted, DegradedCause cause) {
+        String name = "tollgate.concurrency.degraded.decisions";
+        String outcome = admitted ? "allowed" : "denied";
+        counters.computeIfAbsent(
+                        name + "|" + spec.name() + "|" + outcome + "|" + cause.tag(),
+                        k -> registry.counter(
+                                name,
+                                new Tag("limit", spec.name()),
+                                new Tag("outcome", outcome),
+                                new Tag("cause", cause.tag())))
                 .inc();
     }
 

@@ -1,6 +1,7 @@
 package dev.tollgate.metrics;
 
 import dev.tollgate.Decision;
+import dev.tollgate.DegradedCause;
 import dev.tollgate.ratelimit.Charged;
 import dev.tollgate.ratelimit.DecisionListener;
 import dev.tollgate.ratelimit.LimitSpec;
@@ -17,8 +18,8 @@ import org.eclipse.microprofile.metrics.Timer;
 
 /**
  * Tollgate's MicroProfile Metrics, tagged by limit: {@code tollgate_decisions_total{outcome}} for
- * decisions Redis made, {@code tollgate_degraded_decisions_total{outcome}} for those made without it
- * (so an outage does not look like a traffic spike), {@code tollgate_check_seconds} and the gauge
+ * decisions Redis made, {@code tollgate_degraded_decisions_total{outcome, cause}} for those made without
+ * it (so an outage does not look like a traffic spike; {@link DegradedCause} says why), {@code tollgate_check_seconds} and the gauge
  * {@code tollgate_breaker_open}, and {@code tollgate_wait_seconds} for calls that waited for their tokens.
  * A shadow limit (and a candidate, tagged {@code <name>.shadow}) counts {@code outcome="would_deny"} where
  * an enforced one counts {@code denied}: it let the call pass.
@@ -34,12 +35,39 @@ public class TollgateMetrics implements DecisionListener {
 
     @Override
     public void onDecision(LimitSpec limit, Decision decision, long nanos) {
-        String name = decision.degraded() ? "tollgate.degraded.decisions" : "tollgate.decisions";
-        String outcome = decision.allowed() ? "allowed" : limit.shadow() ? "would_deny" : "denied";
+        if (decision.degraded()) {
+            onDegraded(limit, decision, DegradedCause.REFUSED, nanos); // told without its cause: one tag set
+            return;
+        }
+        String outcome = outcome(limit, decision);
         counters.computeIfAbsent(
-                        name + "|" + limit.name() + "|" + outcome,
-                        k -> registry.counter(name, new Tag("limit", limit.name()), new Tag("outcome", outcome)))
+                        "tollgate.decisions|" + limit.name() + "|" + outcome,
+                        k -> registry.counter(
+                                "tollgate.decisions", new Tag("limit", limit.name()), new Tag("outcome", outcome)))
                 .inc();
+        time(limit, nanos);
+    }
+
+    /** {@code tollgate_degraded_decisions_total{limit, outcome, cause}}: {@code cause} is a {@link DegradedCause#tag()}. */
+    @Override
+    public void onDegraded(LimitSpec limit, Decision decision, DegradedCause cause, long nanos) {
+        String outcome = outcome(limit, decision);
+        counters.computeIfAbsent(
+                        "tollgate.degraded.decisions|" + limit.name() + "|" + outcome + "|" + cause.tag(),
+                        k -> registry.counter(
+                                "tollgate.degraded.decisions",
+                                new Tag("limit", limit.name()),
+                                new Tag("outcome", outcome),
+                                new Tag("cause", cause.tag())))
+                .inc();
+        time(limit, nanos);
+    }
+
+    private static String outcome(LimitSpec limit, Decision decision) {
+        return decision.allowed() ? "allowed" : limit.shadow() ? "would_deny" : "denied";
+    }
+
+    private void time(LimitSpec limit, long nanos) {
         timers.computeIfAbsent(limit.name(), l -> registry.timer("tollgate.check", new Tag("limit", l)))
                 .update(Duration.ofNanos(nanos));
     }
@@ -50,7 +78,7 @@ public class TollgateMetrics implements DecisionListener {
      */
     @Override
     public void onCharged(Charged charged, long nanos) {
-        onDecision(charged.charge().limit(), charged.decision(), nanos);
+        decided(charged, nanos);
         String plan = charged.charge().plan();
         if (plan != null) {
             String limit = charged.charge().name();

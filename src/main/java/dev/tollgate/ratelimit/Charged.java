@@ -1,6 +1,7 @@
 package dev.tollgate.ratelimit;
 
 import dev.tollgate.Decision;
+import dev.tollgate.DegradedCause;
 import java.time.Duration;
 
 /**
@@ -13,5 +14,12 @@ import java.time.Duration;
  * @param delay how long the call waits for reserved tokens; zero unless it waits
  * @param spent whether tokens were taken from the shared store (or reserved), which a refund gives back;
  *     never for a degraded decision, a held denial or a denial
+ * @param cause why the decision is degraded; null when the store decided
  */
-public record Charged(Charge charge, Decision decision, long mark, Duration delay, boolean spent) {}
+public record Charged(Charge charge, Decision decision, long mark, Duration delay, boolean spent, DegradedCause cause) {
+
+    /** A part the store decided (or that never asked it). */
+    public Charged(Charge charge, Decision decision, long mark, Duration delay, boolean spent) {
+        this(charge, decision, mark, delay, spent, null);
+    }
+}

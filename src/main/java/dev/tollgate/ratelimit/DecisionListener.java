@@ -1,6 +1,7 @@
 package dev.tollgate.ratelimit;
 
 import dev.tollgate.Decision;
+import dev.tollgate.DegradedCause;
 
 /** Told of every decision, for metrics. Must be quick and must not throw. */
 @FunctionalInterface
@@ -10,11 +11,28 @@ public interface DecisionListener {
     void onDecision(LimitSpec limit, Decision decision, long nanos);
 
     /**
+     * A degraded decision, made without Redis for {@code cause}; by default told as any decision.
+     * {@code nanos}: how long the check took.
+     */
+    default void onDegraded(LimitSpec limit, Decision decision, DegradedCause cause, long nanos) {
+        onDecision(limit, decision, nanos);
+    }
+
+    /**
      * One limit's part of an admission ({@link RateLimiter#admit}), with the plan it was spent under;
-     * by default {@link #onDecision}.
+     * by default {@link #onDecision}, or {@link #onDegraded} with its cause.
      */
     default void onCharged(Charged charged, long nanos) {
-        onDecision(charged.charge().limit(), charged.decision(), nanos);
+        decided(charged, nanos);
+    }
+
+    /** Tells {@link #onDecision} or, when the store did not decide, {@link #onDegraded}, of {@code charged}. */
+    default void decided(Charged charged, long nanos) {
+        if (charged.cause() == null) {
+            onDecision(charged.charge().limit(), charged.decision(), nanos);
+        } else {
+            onDegraded(charged.charge().limit(), charged.decision(), charged.cause(), nanos);
+        }
     }
 
     /** A waiting call reserved its tokens and waits {@code wait} for them before it runs. */
@@ -28,7 +46,7 @@ public interface DecisionListener {
 
     /**
      * The store could not be asked and the limit's local fallback decided (an in-process bucket of this
-     * server's share); {@link #onDecision} is told of the same decision, degraded, as well.
+     * server's share); {@link #onDegraded} is told of the same decision as well.
      */
     default void onLocalDecision(LimitSpec limit, Decision decision) {}
 

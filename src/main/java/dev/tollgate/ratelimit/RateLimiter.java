@@ -1,7 +1,10 @@
 package dev.tollgate.ratelimit;
 
 import dev.tollgate.Decision;
+import dev.tollgate.DegradedCause;
+import dev.tollgate.core.Failures;
 import dev.tollgate.core.Guard;
+import dev.tollgate.core.LogThrottle;
 import dev.tollgate.core.StoreUnavailableException;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -9,13 +12,17 @@ import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.LongSupplier;
+import java.util.logging.Logger;
 
 /**
  * The decision core: a limit and a client key in, a decision out. The store decides, the guard bounds
- * how long that may take, and when the store cannot be asked the limit's degraded decision stands in.
- * Knows nothing of HTTP, CDI or MicroProfile.
+ * how long that may take, and when the store cannot be asked the limit's degraded decision stands in,
+ * told to the listener with its cause. An error Redis gave one call (a key of the wrong type, say) is
+ * logged at most once a minute per limit. Knows nothing of HTTP, CDI or MicroProfile.
  */
 public final class RateLimiter {
+
+    private static final Logger LOG = Logger.getLogger(RateLimiter.class.getName());
 
     private final Map<Algorithm, RateLimitStore> stores;
     private final Map<Algorithm, RateLimitStore> localStores;
@@ -24,6 +31,7 @@ public final class RateLimiter {
     private final LongSupplier nanoTime;
     private final ShadowLog shadowLog;
     private final DeniedCache denials;
+    private final LogThrottle dataErrors;
 
     /** @param stores a store for each algorithm the limits use */
     public RateLimiter(
@@ -52,6 +60,7 @@ public final class RateLimiter {
         this.nanoTime = nanoTime;
         this.shadowLog = new ShadowLog(nanoTime);
         this.denials = denials;
+        this.dataErrors = new LogThrottle(LogThrottle.MINUTE, nanoTime);
     }
 
     /** A limiter of token buckets in {@code store}. */
@@ -82,6 +91,7 @@ public final class RateLimiter {
         String storeKey = StoreKeys.of(limit.algorithm(), limit.name(), clientKey);
         RateLimitStore store = store(limit);
         Decision d = denials == null ? null : denials.denial(storeKey).orElse(null);
+        DegradedCause cause = null;
         if (d != null) {
             listener.onHeldDenial(limit);
         } else {
@@ -91,10 +101,11 @@ public final class RateLimiter {
                     denials.hold(storeKey, start, d);
                 }
             } catch (StoreUnavailableException e) {
+                cause = unanswered(limit, storeKey, e);
                 d = withoutStore(limit, storeKey);
             }
         }
-        listener.onDecision(limit, d, nanoTime.getAsLong() - start);
+        tell(limit, d, cause, start);
         return limit.shadow() ? passed(limit, d) : d;
     }
 
@@ -112,6 +123,28 @@ public final class RateLimiter {
         Decision degraded = new Decision(d.allowed(), d.remaining(), d.retryAfter(), d.resetAfter(), true);
         listener.onLocalDecision(limit, degraded);
         return degraded;
+    }
+
+    /** Why the store did not answer {@code storeKey}; a data error is logged at most once a minute per limit. */
+    private DegradedCause unanswered(LimitSpec limit, String storeKey, StoreUnavailableException e) {
+        DegradedCause cause = e.degradedCause();
+        if (cause == DegradedCause.DATA_ERROR && dataErrors.allow(limit.name())) {
+            LOG.warning(() -> "Tollgate: limit '" + limit.name() + "': Redis answered a call on " + storeKey
+                    + " with an error (" + Failures.describe(e) + "); that call got the limit's degraded decision,"
+                    + " other calls are asked as usual and the circuit breaker is not affected (logged at most once"
+                    + " a minute per limit)");
+        }
+        return cause;
+    }
+
+    /** Tells the listener of {@code d}: degraded for {@code cause}, or (null) decided by the store. */
+    private void tell(LimitSpec limit, Decision d, DegradedCause cause, long start) {
+        long nanos = nanoTime.getAsLong() - start;
+        if (cause == null) {
+            listener.onDecision(limit, d, nanos);
+        } else {
+            listener.onDegraded(limit, d, cause, nanos);
+        }
     }
 
     /** What a shadow limit answers: the call passes; a denial is counted and logged, never given. */
@@ -152,12 +185,14 @@ public final class RateLimiter {
         String storeKey = StoreKeys.of(limit.algorithm(), limit.name(), clientKey);
         RateLimitStore store = store(limit);
         Reservation r;
+        DegradedCause cause = null;
         try {
             r = guard.call(storeKey, () -> store.reserve(limit.policy(), storeKey, maxWait));
         } catch (StoreUnavailableException e) {
+            cause = unanswered(limit, storeKey, e);
             r = new Reservation(withoutStore(limit, storeKey), Duration.ZERO);
         }
-        listener.onDecision(limit, r.decision(), nanoTime.getAsLong() - start);
+        tell(limit, r.decision(), cause, start);
         if (r.decision().allowed() && !r.delay().isZero()) {
             listener.onWait(limit, r.delay());
         }
@@ -236,13 +271,15 @@ public final class RateLimiter {
             return new Charged(
                     c, s.decision(), s.mark(), Duration.ZERO, s.decision().allowed());
         } catch (StoreUnavailableException e) {
-            return new Charged(c, withoutStore(limit, storeKey), 0, Duration.ZERO, false);
+            DegradedCause cause = unanswered(limit, storeKey, e);
+            return new Charged(c, withoutStore(limit, storeKey), 0, Duration.ZERO, false, cause);
         }
     }
 
     /** A shadow limit's part: the call passes whatever it decided; what it took stays taken. */
     private Charged shadowed(Charged c) {
-        return new Charged(c.charge(), passed(c.charge().limit(), c.decision()), c.mark(), Duration.ZERO, c.spent());
+        return new Charged(
+                c.charge(), passed(c.charge().limit(), c.decision()), c.mark(), Duration.ZERO, c.spent(), c.cause());
     }
 
     /**

@@ -33,6 +33,7 @@ final class PooledLane implements DirectLane {
         if (pool == null) {
             throw Busy.INSTANCE;
         }
+        boolean full = pool.getNumIdle() == 0 && pool.getNumActive() >= pool.getMaxTotal();
         Connection c = borrow(pool, budgetNanos);
         int defaultTimeout = c.getSoTimeout();
         long leftMillis = TimeUnit.NANOSECONDS.toMillis(budgetNanos - (System.nanoTime() - start));
@@ -47,7 +48,7 @@ final class PooledLane implements DirectLane {
                 throw Busy.INSTANCE;
             }
         }
-        return new Leased(pool, c, defaultTimeout, timeout != defaultTimeout);
+        return new Leased(pool, c, defaultTimeout, timeout != defaultTimeout, full);
     }
 
     private static Connection borrow(Pool<Connection> pool, long budgetNanos) throws Busy {
@@ -81,12 +82,19 @@ final class PooledLane implements DirectLane {
         private final Connection connection;
         private final int defaultTimeout;
         private final boolean shortened;
+        private final boolean waited;
 
-        Leased(Pool<Connection> pool, Connection connection, int defaultTimeout, boolean shortened) {
+        Leased(Pool<Connection> pool, Connection connection, int defaultTimeout, boolean shortened, boolean waited) {
             this.pool = pool;
             this.connection = connection;
             this.defaultTimeout = defaultTimeout;
             this.shortened = shortened;
+            this.waited = waited;
+        }
+
+        @Override
+        public boolean waited() {
+            return waited;
         }
 
         @Override

@@ -10,6 +10,7 @@ import dev.tollgate.engine.Tollgate;
 import dev.tollgate.redis.RedisClients;
 import dev.tollgate.redis.RedisLink;
 import dev.tollgate.redis.RedisSettings;
+import dev.tollgate.testing.LogCapture;
 import dev.tollgate.testing.RedisServer;
 import dev.tollgate.testing.TestSettings;
 import dev.tollgate.testing.Timeouts;

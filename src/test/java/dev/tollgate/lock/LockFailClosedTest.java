@@ -11,6 +11,7 @@ import dev.tollgate.redis.GuardedRedis;
 import dev.tollgate.redis.RedisClients;
 import dev.tollgate.redis.RedisLink;
 import dev.tollgate.redis.RedisSettings;
+import dev.tollgate.testing.LogCapture;
 import dev.tollgate.testing.RedisServer;
 import java.time.Duration;
 import java.util.List;

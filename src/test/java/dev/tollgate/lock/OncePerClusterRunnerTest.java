@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.tollgate.LockLost;
 import dev.tollgate.testing.DrivenScheduler;
+import dev.tollgate.testing.LogCapture;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

@@ -21,6 +21,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import redis.clients.jedis.Connection;
+import redis.clients.jedis.exceptions.JedisConnectionException;
 import redis.clients.jedis.util.Pool;
 
 /**
@@ -70,7 +71,8 @@ class CallerThreadLaneTest {
     }
 
     private ExecutorCaller caller(RedisLink link, Breaker breaker) throws Exception {
-        ExecutorCaller caller = new ExecutorCaller(GuardSettings.defaults(BUDGET, 4), breaker, link.lane());
+        ExecutorCaller caller =
+                new ExecutorCaller(GuardSettings.defaults(BUDGET, 4), breaker, link.lane(), RedisFailures::classify);
         open.add(caller);
         // Builds the client and leaves idle connections, outside the budget (a loaded machine is slow).
         probe(link);
@@ -162,21 +164,21 @@ class CallerThreadLaneTest {
         CountingBreaker breaker = new CountingBreaker();
         ExecutorCaller caller = caller(link, breaker);
         Callable<Object> fails = () -> {
-            throw new IllegalStateException("a failure");
+            throw new JedisConnectionException("a failure"); // an outage: a data error would not count
         };
         Callable<Object> succeeds = () -> probe(link);
         // failure, success, failure, failure: never three in a row, so it stays closed.
         for (Callable<Object> c : List.of(fails, succeeds, succeeds, succeeds, fails, succeeds, fails, fails)) {
             try {
                 caller.call(c);
-            } catch (IllegalStateException expected) {
+            } catch (JedisConnectionException expected) {
                 // counted
             }
         }
         caller.call(succeeds);
         int shown = breaker.calls.get();
         for (int i = 0; i < 3; i++) {
-            assertThrows(IllegalStateException.class, () -> caller.call(fails));
+            assertThrows(JedisConnectionException.class, () -> caller.call(fails));
         }
         assertThrows(BreakerOpenException.class, () -> caller.call(succeeds), "the third failure in a row opened it");
         assertEquals(shown + 4, breaker.calls.get(), "every failure, and each call after one, was shown to it");

@@ -1,4 +1,4 @@
-package dev.tollgate.lock;
+package dev.tollgate.testing;
 
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -8,13 +8,13 @@ import java.util.logging.LogRecord;
 import java.util.logging.Logger;
 
 /** Collects what one logger writes, at every level, while open. */
-final class LogCapture extends Handler implements AutoCloseable {
+public final class LogCapture extends Handler implements AutoCloseable {
 
     private final Logger logger;
     private final Level previous;
     private final List<LogRecord> records = new CopyOnWriteArrayList<>();
 
-    LogCapture(Class<?> source) {
+    public LogCapture(Class<?> source) {
         logger = Logger.getLogger(source.getName());
         previous = logger.getLevel();
         logger.setLevel(Level.ALL);
@@ -23,7 +23,7 @@ final class LogCapture extends Handler implements AutoCloseable {
     }
 
     /** The messages logged at exactly {@code level}. */
-    List<String> at(Level level) {
+    public List<String> at(Level level) {
         return records.stream()
                 .filter(r -> r.getLevel().equals(level))
                 .map(LogRecord::getMessage)
@@ -31,7 +31,7 @@ final class LogCapture extends Handler implements AutoCloseable {
     }
 
     /** Whether every record logged at {@code level} is one line without a stack trace. */
-    boolean oneLineEach(Level level) {
+    public boolean oneLineEach(Level level) {
         return records.stream()
                 .filter(r -> r.getLevel().equals(level))
                 .allMatch(r -> r.getThrown() == null && !r.getMessage().contains("\n"));
