@@ -66,6 +66,18 @@ public interface DecisionListener {
             }
 
             @Override
+            public void onDegraded(LimitSpec limit, Decision decision, DegradedCause cause, long nanos) {
+                first.onDegraded(limit, decision, cause, nanos);
+                second.onDegraded(limit, decision, cause, nanos);
+            }
+
+            @Override
+            public void decided(Charged charged, long nanos) {
+                first.decided(charged, nanos);
+                second.decided(charged, nanos);
+            }
+
+            @Override
             public void onWait(LimitSpec limit, java.time.Duration wait) {
                 first.onWait(limit, wait);
                 second.onWait(limit, wait);
