@@ -81,14 +81,16 @@ public final class LibertyServer {
 
     /** As {@link #metric(String, String, String)}, of the server at {@code baseUrl}. */
     public static long metric(String baseUrl, String name, String limit, String outcome) {
+        // Summed over the other tags (a degraded decision's cause is one): one line per cause.
+        long sum = 0;
         for (String line : metrics(baseUrl).split("\n")) {
             if (line.startsWith(name + "{")
                     && line.contains("limit=\"" + limit + "\"")
                     && line.contains("outcome=\"" + outcome + "\"")) {
-                return (long) Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1));
+                sum += (long) Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1));
             }
         }
-        return 0;
+        return sum;
     }
 
     /** A lock counter from {@code /metrics} (tagged by {@code lock}), 0 when not yet registered. */
