@@ -3,6 +3,7 @@ package dev.tollgate.engine;
 import dev.tollgate.ConcurrencyLimits;
 import dev.tollgate.Decision;
 import dev.tollgate.LimitPolicy;
+import dev.tollgate.LockAdmin;
 import dev.tollgate.Permit;
 import dev.tollgate.RateLimitAdmin;
 import dev.tollgate.RateLimits;
@@ -19,6 +20,7 @@ import dev.tollgate.guard.BreakerState;
 import dev.tollgate.http.ClientAddresses;
 import dev.tollgate.lock.DistributedLock;
 import dev.tollgate.lock.LockLostListener;
+import dev.tollgate.lock.LockNames;
 import dev.tollgate.lock.RedisDistributedLock;
 import dev.tollgate.ratelimit.Charge;
 import dev.tollgate.ratelimit.DecisionListener;
@@ -79,12 +81,12 @@ public final class Tollgate implements RateLimits, ConcurrencyLimits, AutoClosea
                 settings.http().ipv6Prefix());
         Optional<RedisUrl> url = settings.redisUrl();
         if (url.isPresent()) {
-            backend = Backend.redis(settings, url.get(), b.breaker, b.lockLost, b.clock);
+            backend = Backend.redis(settings, url.get(), b.breaker, b.lockLost, b.lockHolder, b.clock);
             LOG.info(() -> "Tollgate: limits, locks and counters are shared through Redis at " + url.get() + " (budget "
                     + settings.budget().toMillis() + " ms per call, at most " + settings.poolSize()
                     + " connections; " + limitsText() + ")");
         } else {
-            backend = Backend.inProcess(b.clock, b.lockLost);
+            backend = Backend.inProcess(b.clock, b.lockLost, b.lockHolder);
             LOG.warning(() -> "Tollgate: tollgate.redis.url is not set, so limits, locks and counters are kept in"
                     + " this server's memory and apply per server, not across servers (" + limitsText() + ")");
         }
@@ -124,6 +126,7 @@ public final class Tollgate implements RateLimits, ConcurrencyLimits, AutoClosea
         private Supplier<Breaker> breaker;
         private DecisionListener listener = DecisionListener.NONE;
         private LockLostListener lockLost = LockLostListener.NONE;
+        private String lockHolder = LockNames.thisProcess();
         private ConcurrencyListener concurrencyListener = ConcurrencyListener.NONE;
         private MicrosClock clock = MicrosClock.system();
         private LongSupplier nanoTime = System::nanoTime;
@@ -156,6 +159,15 @@ public final class Tollgate implements RateLimits, ConcurrencyLimits, AutoClosea
         /** Told of every held lock found lost (for metrics and events); default none. */
         public Builder lockLost(LockLostListener newListener) {
             this.lockLost = newListener;
+            return this;
+        }
+
+        /**
+         * The name this server's locks are held under, which {@link LockAdmin#held()} shows: 1-128
+         * printable ASCII characters, no space; default {@code <pid>@<host>} of this JVM.
+         */
+        public Builder lockHolder(String newHolder) {
+            this.lockHolder = LockNames.checkHolder(newHolder);
             return this;
         }
 
@@ -304,6 +316,11 @@ public final class Tollgate implements RateLimits, ConcurrencyLimits, AutoClosea
     /** What an operator does to a client's bucket: peek, reset. */
     public RateLimitAdmin admin() {
         return operations;
+    }
+
+    /** What an operator does to the locks: list the held ones, force-release one. */
+    public LockAdmin lockAdmin() {
+        return backend.lockAdmin();
     }
 
     /**
