@@ -72,6 +72,8 @@ public final class Tollgate implements RateLimits, ConcurrencyLimits, AutoClosea
     private final Sleeper sleeper;
     private final Operations operations;
     private final Activity activity;
+    private final OutageLog outages;
+    private final DeniedClients deniedClients;
 
     private Tollgate(Builder b) {
         this.settings = b.settings;
@@ -95,12 +97,15 @@ public final class Tollgate implements RateLimits, ConcurrencyLimits, AutoClosea
                 ? DeniedCache.of(settings.localDenials(), b.nanoTime)
                 : null;
         this.activity = new Activity(b.nanoTime);
+        this.outages = new OutageLog(b.clock);
+        this.deniedClients = new DeniedClients(b.nanoTime);
         this.limiter = new RateLimiter(
                 backend.stores(),
                 backend.localStores(),
                 denials,
                 backend.guard(),
-                DecisionListener.both(activity, b.listener),
+                DecisionListener.both(
+                        DecisionListener.both(activity, DecisionListener.both(outages, deniedClients)), b.listener),
                 b.nanoTime);
         this.sleeper = b.sleeper;
         this.operations = new Operations(this::limit, backend.stores(), backend.guard(), limiter, backend.redis());
@@ -329,6 +334,22 @@ public final class Tollgate implements RateLimits, ConcurrencyLimits, AutoClosea
      */
     public java.util.Map<String, java.util.List<long[]>> recentActivity() {
         return activity.recent();
+    }
+
+    /**
+     * The outage under way, if any, then the last ended ones, newest first (at most 10 ended): what this
+     * server decided without Redis, in memory only.
+     */
+    public java.util.List<RecentOutage> recentOutages() {
+        return outages.recent();
+    }
+
+    /**
+     * The 10 clients this server denied most in the last 5 to 10 minutes, most first, by limit and the
+     * hash of the client key: in memory only, at most 100 clients tracked.
+     */
+    public java.util.List<DeniedClient> mostDeniedClients() {
+        return deniedClients.most();
     }
 
     /** The outcomes of {@link #recentActivity()}'s counts, in order. */
