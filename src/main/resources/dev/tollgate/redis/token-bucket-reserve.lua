@@ -10,6 +10,7 @@
 -- ARGV[2]  tokens added per period, 0..2^53 (0: the bucket never refills, and nothing can be waited for)
 -- ARGV[3]  the period, in microseconds, 1..2^53
 -- ARGV[4]  cost of this call, 1..capacity
+-- KEYS[2]  the client's operator rules (operator.lua), optional
 -- ARGV[5]  the longest this call may wait, in microseconds, 0..2^53
 -- Returns  {1, whole tokens left, wait us, until-full us} when taken now (wait 0) or reserved;
 --          {0, whole tokens left, retry-after us (-1: never), until-full us} when the wait would
@@ -19,6 +20,7 @@ local function whole(v, lo, hi)
   local n = tonumber(v)
   if n and n == math.floor(n) and n >= lo and n <= hi then return n end
 end
+-- #include operator
 local key = KEYS[1]
 local capacity = whole(ARGV[1], 1, MAX)
 local refill = whole(ARGV[2], 0, MAX)
@@ -31,6 +33,12 @@ end
 
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000000 + tonumber(t[2])
+-- Operator rules (operator.lua, KEYS[2]): a block denies for its rest; an override replaces the policy.
+local blocked, override_left
+blocked, override_left, capacity, refill, period = operator_rules(KEYS[2], now, capacity, refill, period)
+if blocked then return {0, 0, blocked, blocked} end
+if cost > capacity then return {0, 0, override_left, override_left} end
+-- End of operator rules.
 
 local state = redis.call('HMGET', key, 'tokens', 'ts', 'r')
 local tokens = tonumber(state[1])
@@ -85,7 +93,7 @@ local function until_holding(n)
 end
 
 local full_in = until_holding(capacity)
-if allowed == 0 then wait = until_holding(cost) end
+if allowed == 0 then wait = operator_retry(until_holding(cost), override_left) end
 
 if reserving then
   redis.call('HSET', key, 'tokens', string.format('%.17g', tokens), 'ts', string.format('%d', ts),
@@ -93,9 +101,10 @@ if reserving then
 elseif allowed == 1 or rebased then
   redis.call('HSET', key, 'tokens', string.format('%.17g', tokens), 'ts', string.format('%d', ts))
 end
-if full_in < 0 then
+local life = operator_life(full_in, override_left, ARGV)
+if life < 0 then
   redis.call('PERSIST', key)
 else
-  redis.call('PEXPIRE', key, string.format('%d', math.ceil(full_in / 1000) + 1000))
+  redis.call('PEXPIRE', key, string.format('%d', math.ceil(life / 1000) + 1000))
 end
 return {allowed, math.floor(tokens), wait, full_in}

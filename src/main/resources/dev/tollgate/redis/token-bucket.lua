@@ -5,6 +5,7 @@
 -- ARGV[1]  capacity, 1..2^53
 -- ARGV[2]  tokens added per period, 0..2^53 (0: the bucket never refills)
 -- ARGV[3]  the period, in microseconds, 1..2^53
+-- KEYS[2]  the client's operator rules (operator.lua), optional
 -- ARGV[4]  cost of this call, 1..capacity
 -- Returns  {allowed 1|0, whole tokens left, retry-after us, until-full us}; -1 means never.
 local MAX = 9007199254740992 -- 2^53: every count and time here stays exact in Lua's doubles
@@ -12,6 +13,7 @@ local function whole(v, lo, hi)
   local n = tonumber(v)
   if n and n == math.floor(n) and n >= lo and n <= hi then return n end
 end
+-- #include operator
 local key = KEYS[1]
 local capacity = whole(ARGV[1], 1, MAX)
 local refill = whole(ARGV[2], 0, MAX)
@@ -23,6 +25,12 @@ end
 
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000000 + tonumber(t[2])
+-- Operator rules (operator.lua, KEYS[2]): a block denies for its rest; an override replaces the policy.
+local blocked, override_left
+blocked, override_left, capacity, refill, period = operator_rules(KEYS[2], now, capacity, refill, period)
+if blocked then return {0, 0, blocked, blocked} end
+if cost > capacity then return {0, 0, override_left, override_left} end
+-- End of operator rules.
 
 local state = redis.call('HMGET', key, 'tokens', 'ts', 'r')
 local tokens = tonumber(state[1])
@@ -69,18 +77,21 @@ end
 local full_in = until_holding(capacity)
 local retry_in = 0
 if allowed == 0 then retry_in = until_holding(cost) end
+-- Operator rules: the configured policy decides again once the override ends.
+retry_in = operator_retry(retry_in, override_left)
 
 -- A denial spends nothing, so the state is not rewritten (unless rebased); the expiry is refreshed
 -- all the same, or a client hammering an empty bucket would see it expire and be handed a full one.
 if allowed == 1 or rebased then
   redis.call('HSET', key, 'tokens', string.format('%.17g', tokens), 'ts', string.format('%d', ts))
 end
-if full_in < 0 then
+local life = operator_life(full_in, override_left, ARGV)
+if life < 0 then
   -- Never refills: the spent quota must outlive any expiry (tollgate.limits.<name>.persist=true).
   redis.call('PERSIST', key)
 else
   -- Expires once it would be full again anyway (plus one second), when forgetting it changes nothing.
   -- At most 2^53 us in ms: always an integer PEXPIRE accepts.
-  redis.call('PEXPIRE', key, string.format('%d', math.ceil(full_in / 1000) + 1000))
+  redis.call('PEXPIRE', key, string.format('%d', math.ceil(life / 1000) + 1000))
 end
 return {allowed, math.floor(tokens), retry_in, full_in}
