@@ -34,7 +34,7 @@ local _
 _, _, capacity, refill, period = operator_rules(KEYS[2], now, capacity, refill, period)
 
 if kind == 'tb' then
-  local state = redis.call('HMGET', key, 'tokens', 'ts')
+  local state = redis.call('HMGET', key, 't', 's')
   local tokens = tonumber(state[1])
   local ts = tonumber(state[2])
   if not (tokens and ts and tokens >= 0 and tokens <= MAX and ts >= 0 and ts <= MAX) then
@@ -49,7 +49,7 @@ if kind == 'tb' then
   tokens = math.min(capacity, tokens)
   local after = math.min(capacity, tokens + credit)
   if after <= tokens then return 0 end
-  redis.call('HSET', key, 'tokens', string.format('%.17g', after), 'ts', string.format('%d', ts))
+  redis.call('HSET', key, 't', string.format('%.17g', after), 's', string.format('%d', ts))
   -- What a peek's remaining count gained.
   return math.floor(after) - math.floor(tokens)
 end

@@ -35,7 +35,7 @@ if cost > capacity then return {0, 0, override_left, override_left} end
 -- End of operator rules.
 
 if kind == 'tb' then
-  local state = redis.call('HMGET', key, 'tokens', 'ts')
+  local state = redis.call('HMGET', key, 't', 's')
   local tokens = tonumber(state[1])
   local ts = tonumber(state[2])
   if not (tokens and ts and tokens >= 0 and tokens <= MAX and ts >= 0 and ts <= MAX) then

@@ -20,7 +20,7 @@ local cost = capacity and whole(ARGV[2], 1, capacity)
 if not (capacity and cost) then
   return redis.error_reply('ERR tollgate token-bucket-refund: bad arguments ' .. table.concat(ARGV, ' '))
 end
-local tokens = tonumber(redis.call('HGET', key, 'tokens'))
+local tokens = tonumber(redis.call('HGET', key, 't'))
 -- Operator rules (operator.lua): the capacity of an override in force.
 if KEYS[2] then
   local t = redis.call('TIME')
@@ -33,5 +33,5 @@ if not (tokens and tokens >= 0 and tokens <= MAX) then
   return -1
 end
 tokens = math.min(capacity, tokens + cost)
-redis.call('HSET', key, 'tokens', string.format('%.17g', tokens))
+redis.call('HSET', key, 't', string.format('%.17g', tokens))
 return math.floor(tokens)

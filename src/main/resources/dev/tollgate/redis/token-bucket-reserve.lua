@@ -5,12 +5,12 @@
 -- waiters are spaced as the limit allows and never wake together. token-bucket.lua reads the same
 -- state: a state ahead of now mints nothing until then, and one up to r is owed, not rebased. The
 -- bucket so owes at most what refills within the longest maxWait of its callers.
--- KEYS[1]  the bucket: hash {tokens, ts (us), r (us)}
+-- KEYS[1]  the bucket: hash {t = tokens, s = their instant (us), r (us)} (see token-bucket.lua)
+-- KEYS[2]  the client's operator rules (operator.lua), optional
 -- ARGV[1]  capacity, 1..2^53
 -- ARGV[2]  tokens added per period, 0..2^53 (0: the bucket never refills, and nothing can be waited for)
 -- ARGV[3]  the period, in microseconds, 1..2^53
 -- ARGV[4]  cost of this call, 1..capacity
--- KEYS[2]  the client's operator rules (operator.lua), optional
 -- ARGV[5]  the longest this call may wait, in microseconds, 0..2^53
 -- Returns  {1, whole tokens left, wait us, until-full us} when taken now (wait 0) or reserved;
 --          {0, whole tokens left, retry-after us (-1: never), until-full us} when the wait would
@@ -40,11 +40,12 @@ if blocked then return {0, 0, blocked, blocked} end
 if cost > capacity then return {0, 0, override_left, override_left} end
 -- End of operator rules.
 
-local state = redis.call('HMGET', key, 'tokens', 'ts', 'r')
+local state = redis.call('HMGET', key, 't', 's', 'r')
 local tokens = tonumber(state[1])
 local ts = tonumber(state[2])
 local reserved = tonumber(state[3])
-if not (tokens and ts and tokens >= 0 and tokens <= MAX and ts >= 0 and ts <= MAX) then
+local fresh = not (tokens and ts and tokens >= 0 and tokens <= MAX and ts >= 0 and ts <= MAX)
+if fresh then
   tokens = capacity
   ts = now
 end
@@ -95,11 +96,14 @@ end
 local full_in = until_holding(capacity)
 if allowed == 0 then wait = operator_retry(until_holding(cost), override_left) end
 
+if fresh and allowed == 1 then
+  redis.call('DEL', key)
+end
 if reserving then
-  redis.call('HSET', key, 'tokens', string.format('%.17g', tokens), 'ts', string.format('%d', ts),
+  redis.call('HSET', key, 't', string.format('%.17g', tokens), 's', string.format('%d', ts),
     'r', string.format('%d', ts))
 elseif allowed == 1 or rebased then
-  redis.call('HSET', key, 'tokens', string.format('%.17g', tokens), 'ts', string.format('%d', ts))
+  redis.call('HSET', key, 't', string.format('%.17g', tokens), 's', string.format('%d', ts))
 end
 local life = operator_life(full_in, override_left, ARGV)
 if life < 0 then
