@@ -2,7 +2,6 @@ package dev.tollgate.jaxrs;
 
 import dev.tollgate.TollgateConfigException;
 import dev.tollgate.cdi.TollgateRuntime;
-import dev.tollgate.config.AdminSettings;
 import dev.tollgate.engine.Tollgate;
 import dev.tollgate.ratelimit.StoreKeys;
 import jakarta.enterprise.context.RequestScoped;
@@ -114,29 +113,10 @@ public class AdminResource {
 
     /** The application's Tollgate when the caller may operate it; otherwise the answer says why not. */
     private Tollgate authorized() {
-        Tollgate t = runtime.tollgate();
-        AdminSettings admin = t.settings().admin();
-        if (!admin.enabled()) {
-            throw new jakarta.ws.rs.NotFoundException();
-        }
-        if (security == null || security.getUserPrincipal() == null) {
-            Response challenge = Response.fromResponse(
-                            problem(401, "Unauthorized", "sign in as a user in role " + admin.role()))
-                    .header("WWW-Authenticate", "Basic realm=\"tollgate\"")
-                    .build();
-            throw new jakarta.ws.rs.NotAuthorizedException(challenge);
-        }
-        if (!security.isUserInRole(admin.role())) {
-            throw new jakarta.ws.rs.ForbiddenException(
-                    problem(403, "Forbidden", "the admin resource needs role " + admin.role()));
-        }
-        return t;
+        return AdminAccess.authorized(runtime, security);
     }
 
     private static Response problem(int status, String title, String detail) {
-        return Response.status(status)
-                .type("application/problem+json")
-                .entity(AdminJson.problem(status, title, detail))
-                .build();
+        return AdminAccess.problem(status, title, detail);
     }
 }
