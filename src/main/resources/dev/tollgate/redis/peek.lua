@@ -25,7 +25,7 @@ local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000000 + tonumber(t[2])
 
 if kind == 'tb' then
-  local state = redis.call('HMGET', key, 'tokens', 'ts')
+  local state = redis.call('HMGET', key, 't', 's')
   local tokens = tonumber(state[1])
   local ts = tonumber(state[2])
   if not (tokens and ts and tokens >= 0 and tokens <= MAX and ts >= 0 and ts <= MAX) then

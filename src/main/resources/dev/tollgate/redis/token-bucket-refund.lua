@@ -18,11 +18,11 @@ local cost = capacity and whole(ARGV[2], 1, capacity)
 if not (capacity and cost) then
   return redis.error_reply('ERR tollgate token-bucket-refund: bad arguments ' .. table.concat(ARGV, ' '))
 end
-local tokens = tonumber(redis.call('HGET', key, 'tokens'))
+local tokens = tonumber(redis.call('HGET', key, 't'))
 -- State Tollgate cannot have written is left to the next decision, which starts it afresh.
 if not (tokens and tokens >= 0 and tokens <= MAX) then
   return -1
 end
 tokens = math.min(capacity, tokens + cost)
-redis.call('HSET', key, 'tokens', string.format('%.17g', tokens))
+redis.call('HSET', key, 't', string.format('%.17g', tokens))
 return math.floor(tokens)

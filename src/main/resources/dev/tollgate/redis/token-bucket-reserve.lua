@@ -5,7 +5,7 @@
 -- waiters are spaced as the limit allows and never wake together. token-bucket.lua reads the same
 -- state: a state ahead of now mints nothing until then, and one up to r is owed, not rebased. The
 -- bucket so owes at most what refills within the longest maxWait of its callers.
--- KEYS[1]  the bucket: hash {tokens, ts (us), r (us)}
+-- KEYS[1]  the bucket: hash {t = tokens, s = their instant (us), r (us)} (see token-bucket.lua)
 -- ARGV[1]  capacity, 1..2^53
 -- ARGV[2]  tokens added per period, 0..2^53 (0: the bucket never refills, and nothing can be waited for)
 -- ARGV[3]  the period, in microseconds, 1..2^53
@@ -32,11 +32,12 @@ end
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000000 + tonumber(t[2])
 
-local state = redis.call('HMGET', key, 'tokens', 'ts', 'r')
+local state = redis.call('HMGET', key, 't', 's', 'r')
 local tokens = tonumber(state[1])
 local ts = tonumber(state[2])
 local reserved = tonumber(state[3])
-if not (tokens and ts and tokens >= 0 and tokens <= MAX and ts >= 0 and ts <= MAX) then
+local fresh = not (tokens and ts and tokens >= 0 and tokens <= MAX and ts >= 0 and ts <= MAX)
+if fresh then
   tokens = capacity
   ts = now
 end
@@ -87,11 +88,14 @@ end
 local full_in = until_holding(capacity)
 if allowed == 0 then wait = until_holding(cost) end
 
+if fresh and allowed == 1 then
+  redis.call('DEL', key)
+end
 if reserving then
-  redis.call('HSET', key, 'tokens', string.format('%.17g', tokens), 'ts', string.format('%d', ts),
+  redis.call('HSET', key, 't', string.format('%.17g', tokens), 's', string.format('%d', ts),
     'r', string.format('%d', ts))
 elseif allowed == 1 or rebased then
-  redis.call('HSET', key, 'tokens', string.format('%.17g', tokens), 'ts', string.format('%d', ts))
+  redis.call('HSET', key, 't', string.format('%.17g', tokens), 's', string.format('%d', ts))
 end
 if full_in < 0 then
   redis.call('PERSIST', key)

@@ -1,7 +1,9 @@
 -- Token bucket: read, refill, decide and write in one atomic step, clocked by Redis TIME.
 -- Everything is checked and computed before the one write, so the script never fails half way.
--- KEYS[1]  the bucket: hash {tokens, ts (us), r (us): the last instant a waiting call reserved, when
---          token-bucket-reserve.lua has written one}
+-- KEYS[1]  the bucket: hash {t = tokens (a double, '%.17g'), s = the instant they were counted at
+--          (us), r = the last instant a waiting call reserved (us), when token-bucket-reserve.lua has
+--          written one}. One-letter fields: a field name is stored in every key, and t, s in a listpack
+--          of at most 48 bytes keep a key at 120-136 B of MEMORY USAGE (see README, "Memory").
 -- ARGV[1]  capacity, 1..2^53
 -- ARGV[2]  tokens added per period, 0..2^53 (0: the bucket never refills)
 -- ARGV[3]  the period, in microseconds, 1..2^53
@@ -24,12 +26,14 @@ end
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000000 + tonumber(t[2])
 
-local state = redis.call('HMGET', key, 'tokens', 'ts', 'r')
+local state = redis.call('HMGET', key, 't', 's', 'r')
 local tokens = tonumber(state[1])
 local ts = tonumber(state[2])
 local reserved = tonumber(state[3])
--- State Tollgate cannot have written (missing, not a number, NaN, out of range) starts a full bucket.
-if not (tokens and ts and tokens >= 0 and tokens <= MAX and ts >= 0 and ts <= MAX) then
+-- State Tollgate cannot have written (missing, not a number, NaN, out of range) starts a full bucket,
+-- written afresh: fields another writer (or an older Tollgate: tokens, ts) left are dropped with it.
+local fresh = not (tokens and ts and tokens >= 0 and tokens <= MAX and ts >= 0 and ts <= MAX)
+if fresh then
   tokens = capacity
   ts = now
 end
@@ -72,8 +76,11 @@ if allowed == 0 then retry_in = until_holding(cost) end
 
 -- A denial spends nothing, so the state is not rewritten (unless rebased); the expiry is refreshed
 -- all the same, or a client hammering an empty bucket would see it expire and be handed a full one.
+if fresh and allowed == 1 then
+  redis.call('DEL', key)
+end
 if allowed == 1 or rebased then
-  redis.call('HSET', key, 'tokens', string.format('%.17g', tokens), 'ts', string.format('%d', ts))
+  redis.call('HSET', key, 't', string.format('%.17g', tokens), 's', string.format('%d', ts))
 end
 if full_in < 0 then
   -- Never refills: the spent quota must outlive any expiry (tollgate.limits.<name>.persist=true).
