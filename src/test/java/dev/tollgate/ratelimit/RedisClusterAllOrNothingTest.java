@@ -4,7 +4,6 @@ import dev.tollgate.engine.Tollgate;
 import dev.tollgate.testing.RedisCluster;
 import dev.tollgate.testing.TestClock;
 import dev.tollgate.testing.TestSettings;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.AfterAll;
@@ -40,7 +39,7 @@ class RedisClusterAllOrNothingTest extends AllOrNothingContract {
 
     @Override
     protected TestClock clock() {
-        return CLOCK;
+        return cluster;
     }
 
     @Override
@@ -49,23 +48,4 @@ class RedisClusterAllOrNothingTest extends AllOrNothingContract {
             return j.hget(storeKey, "t");
         }
     }
-
-    /** Every master runs on this machine's one clock. */
-    private static final TestClock CLOCK = new TestClock() {
-        @Override
-        public long nowMicros() {
-            try (Jedis j = cluster.admin(0)) {
-                List<String> t = j.time();
-                return Long.parseLong(t.get(0)) * 1_000_000 + Long.parseLong(t.get(1));
-            }
-        }
-
-        @Override
-        public void elapse(Duration d) throws InterruptedException {
-            long until = nowMicros() + d.toNanos() / 1000;
-            for (long now = nowMicros(); now < until; now = nowMicros()) {
-                Thread.sleep(Math.max(1, (until - now) / 1000));
-            }
-        }
-    };
 }

@@ -6,8 +6,6 @@ import dev.tollgate.redis.RedisSettings;
 import dev.tollgate.testing.RedisCluster;
 import dev.tollgate.testing.TestClock;
 import dev.tollgate.testing.Timeouts;
-import java.time.Duration;
-import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -39,25 +37,6 @@ class RedisClusterReservationTest extends ReservationContract {
 
     @Override
     protected TestClock clock() {
-        return CLOCK;
+        return cluster;
     }
-
-    /** Every master runs on this machine's one clock. */
-    private static final TestClock CLOCK = new TestClock() {
-        @Override
-        public long nowMicros() {
-            try (redis.clients.jedis.Jedis j = cluster.admin(0)) {
-                List<String> t = j.time();
-                return Long.parseLong(t.get(0)) * 1_000_000 + Long.parseLong(t.get(1));
-            }
-        }
-
-        @Override
-        public void elapse(Duration d) throws InterruptedException {
-            long until = nowMicros() + d.toNanos() / 1000;
-            for (long now = nowMicros(); now < until; now = nowMicros()) {
-                Thread.sleep(Math.max(1, (until - now) / 1000));
-            }
-        }
-    };
 }

@@ -34,8 +34,15 @@ public final class ChildJvm implements AutoCloseable {
 
     /** Starts {@code main} with {@code args} on the test class path; its stderr goes to a temporary file. */
     public static ChildJvm start(Class<?> main, String... args) throws IOException {
-        List<String> cmd = new ArrayList<>(List.of(
-                System.getProperty("java.home") + File.separator + "bin" + File.separator + "java",
+        return start(List.of(), main, args);
+    }
+
+    /** As {@link #start(Class, String...)}, with {@code jvmOptions} ({@code -Dname=value}, ...) before the class. */
+    public static ChildJvm start(List<String> jvmOptions, Class<?> main, String... args) throws IOException {
+        List<String> cmd = new ArrayList<>(
+                List.of(System.getProperty("java.home") + File.separator + "bin" + File.separator + "java"));
+        cmd.addAll(jvmOptions);
+        cmd.addAll(List.of(
                 "-cp",
                 System.getProperty("surefire.test.class.path", System.getProperty("java.class.path")),
                 main.getName()));

@@ -22,8 +22,11 @@ import redis.clients.jedis.Jedis;
  * <p>Always from the {@code redis-server} binary, whatever {@link RedisBackend} the other tests use:
  * cluster nodes tell clients where each slot lives by the address they see, which in containers is the
  * bridge network's, not the loopback ports the client can reach.
+ *
+ * <p>A {@link TestClock} too: every master runs on this machine's one clock, read by {@code TIME} from the
+ * first master that answers.
  */
-public final class RedisCluster implements BeforeAllCallback, AfterAllCallback {
+public final class RedisCluster implements BeforeAllCallback, AfterAllCallback, TestClock {
 
     private final int masters;
     private final List<Integer> ports = new ArrayList<>();
@@ -141,6 +144,29 @@ public final class RedisCluster implements BeforeAllCallback, AfterAllCallback {
     /** A plain connection to master {@code i}; the caller closes it. */
     public Jedis admin(int i) {
         return RedisProcesses.jedis(ports.get(i), 2000);
+    }
+
+    /** Redis {@code TIME} in microseconds, from the first master that answers (a test may kill one). */
+    @Override
+    public long nowMicros() {
+        for (int i = 0; i < masters; i++) {
+            try (Jedis j = admin(i)) {
+                List<String> t = j.time();
+                return Long.parseLong(t.get(0)) * 1_000_000 + Long.parseLong(t.get(1));
+            } catch (RuntimeException deadNode) {
+                // ask the next one
+            }
+        }
+        throw new IllegalStateException("no node answered TIME");
+    }
+
+    /** Sleeps until at least {@code d} has passed on the cluster's clock ({@code TIME}). */
+    @Override
+    public void elapse(Duration d) throws InterruptedException {
+        long until = nowMicros() + d.toNanos() / 1000;
+        for (long now = nowMicros(); now < until; now = nowMicros()) {
+            Thread.sleep(Math.max(1, (until - now) / 1000));
+        }
     }
 
     /** Which master owns {@code key}'s slot, by {@code CLUSTER KEYSLOT} and {@code CLUSTER NODES}. */

@@ -1,0 +1,42 @@
+package dev.tollgate.counter;
+
+import dev.tollgate.redis.RedisClients;
+import dev.tollgate.redis.RedisLink;
+import dev.tollgate.redis.RedisSettings;
+import dev.tollgate.testing.RedisCluster;
+import dev.tollgate.testing.Timeouts;
+import java.time.Duration;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/** The counters' contract (exact under 32 threads, the expiry set once) on a 3-master Redis Cluster. */
+class RedisClusterCountersTest extends CountersContract {
+
+    @RegisterExtension
+    static final RedisCluster cluster = new RedisCluster(3);
+
+    private static RedisLink link;
+    private static RedisCounters counters;
+
+    @BeforeAll
+    static void connect() {
+        link = RedisClients.create(RedisSettings.of(cluster.url(), Timeouts.GENEROUS, 32));
+        counters = RedisCounters.using(link);
+    }
+
+    @AfterAll
+    static void close() {
+        link.close();
+    }
+
+    @Override
+    protected Counters counters() {
+        return counters;
+    }
+
+    @Override
+    protected void elapse(Duration d) throws InterruptedException {
+        cluster.elapse(d);
+    }
+}
