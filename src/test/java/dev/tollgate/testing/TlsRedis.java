@@ -124,16 +124,72 @@ public final class TlsRedis implements BeforeAllCallback, AfterAllCallback {
     /** ca.pem, server.pem (signed by the CA) and server.key (PKCS#8 PEM, as OpenSSL reads it), trust.p12. */
     private void certificates() throws Exception {
         String pw = TRUST_STORE_PASSWORD;
-        keytool("-genkeypair", "-alias", "ca", "-keyalg", "RSA", "-keysize", "2048", "-dname",
-                "CN=Tollgate Test CA", "-ext", "bc:c", "-validity", "2", "-keystore", "ca.p12", "-storepass", pw);
-        keytool("-genkeypair", "-alias", "server", "-keyalg", "RSA", "-keysize", "2048", "-dname", "CN=localhost",
-                "-validity", "2", "-keystore", "server.p12", "-storepass", pw);
+        keytool(
+                "-genkeypair",
+                "-alias",
+                "ca",
+                "-keyalg",
+                "RSA",
+                "-keysize",
+                "2048",
+                "-dname",
+                "CN=Tollgate Test CA",
+                "-ext",
+                "bc:c",
+                "-validity",
+                "2",
+                "-keystore",
+                "ca.p12",
+                "-storepass",
+                pw);
+        keytool(
+                "-genkeypair",
+                "-alias",
+                "server",
+                "-keyalg",
+                "RSA",
+                "-keysize",
+                "2048",
+                "-dname",
+                "CN=localhost",
+                "-validity",
+                "2",
+                "-keystore",
+                "server.p12",
+                "-storepass",
+                pw);
         keytool("-certreq", "-alias", "server", "-keystore", "server.p12", "-storepass", pw, "-file", "server.csr");
-        keytool("-gencert", "-alias", "ca", "-keystore", "ca.p12", "-storepass", pw, "-infile", "server.csr",
-                "-outfile", "server.pem", "-rfc", "-ext", "san=dns:localhost,ip:127.0.0.1", "-validity", "2");
+        keytool(
+                "-gencert",
+                "-alias",
+                "ca",
+                "-keystore",
+                "ca.p12",
+                "-storepass",
+                pw,
+                "-infile",
+                "server.csr",
+                "-outfile",
+                "server.pem",
+                "-rfc",
+                "-ext",
+                "san=dns:localhost,ip:127.0.0.1",
+                "-validity",
+                "2");
         keytool("-exportcert", "-alias", "ca", "-keystore", "ca.p12", "-storepass", pw, "-rfc", "-file", "ca.pem");
-        keytool("-importcert", "-alias", "ca", "-file", "ca.pem", "-keystore", "trust.p12", "-storetype", "PKCS12",
-                "-storepass", pw, "-noprompt");
+        keytool(
+                "-importcert",
+                "-alias",
+                "ca",
+                "-file",
+                "ca.pem",
+                "-keystore",
+                "trust.p12",
+                "-storetype",
+                "PKCS12",
+                "-storepass",
+                pw,
+                "-noprompt");
         KeyStore server = KeyStore.getInstance("PKCS12");
         try (InputStream in = Files.newInputStream(dir.resolve("server.p12"))) {
             server.load(in, pw.toCharArray());
@@ -150,7 +206,10 @@ public final class TlsRedis implements BeforeAllCallback, AfterAllCallback {
         List<String> cmd = new ArrayList<>();
         cmd.add(Path.of(System.getProperty("java.home"), "bin", "keytool").toString());
         cmd.addAll(List.of(args));
-        Process p = new ProcessBuilder(cmd).directory(dir.toFile()).redirectErrorStream(true).start();
+        Process p = new ProcessBuilder(cmd)
+                .directory(dir.toFile())
+                .redirectErrorStream(true)
+                .start();
         String out = new String(p.getInputStream().readAllBytes());
         if (p.waitFor() != 0) {
             throw new IllegalStateException("keytool " + String.join(" ", args) + " failed:\n" + out);
