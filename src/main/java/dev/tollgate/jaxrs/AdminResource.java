@@ -4,7 +4,6 @@ import dev.tollgate.ClientOverride;
 import dev.tollgate.ClientRules;
 import dev.tollgate.TollgateConfigException;
 import dev.tollgate.cdi.TollgateRuntime;
-import dev.tollgate.config.AdminSettings;
 import dev.tollgate.core.Durations;
 import dev.tollgate.core.StoreUnavailableException;
 import dev.tollgate.engine.Tollgate;
@@ -29,7 +28,6 @@ import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.logging.Logger;
 
 /**
  * The operator's resource and console, under the application's path: {@code tollgate/admin/state} (the
@@ -46,8 +44,6 @@ import java.util.logging.Logger;
 @Path("tollgate")
 @RequestScoped
 public class AdminResource {
-
-    private static final Logger LOG = Logger.getLogger(AdminResource.class.getName());
 
     @Inject
     TollgateRuntime runtime;
@@ -95,8 +91,7 @@ public class AdminResource {
         String hash = StoreKeys.clientHash(client);
         try {
             boolean had = t.admin().reset(limit, client);
-            LOG.info(() -> "Tollgate audit: " + security.getUserPrincipal().getName() + " reset limit '" + limit
-                    + "' for client " + hash + (had ? "" : " (it had no state)"));
+            audit("reset", limit, client, had ? "" : " (it had no state)");
             return Response.ok(AdminJson.reset(limit, hash, had)).build();
         } catch (TollgateConfigException e) {
             return problem(404, "Not Found", e.getMessage());
@@ -228,9 +223,7 @@ public class AdminResource {
 
     /** One audit line: who did what to which limit for which client's hash (never the client key). */
     private void audit(String did, String limit, String client, String detail) {
-        String who = security.getUserPrincipal().getName();
-        String hash = StoreKeys.clientHash(client);
-        LOG.info(() -> "Tollgate audit: " + who + " " + did + " limit '" + limit + "' for client " + hash + detail);
+        AdminAccess.audit(security, did + " limit '" + limit + "' for client " + StoreKeys.clientHash(client) + detail);
     }
 
     private static long number(String name, String value) {
@@ -274,29 +267,10 @@ public class AdminResource {
 
     /** The application's Tollgate when the caller may operate it; otherwise the answer says why not. */
     private Tollgate authorized() {
-        Tollgate t = runtime.tollgate();
-        AdminSettings admin = t.settings().admin();
-        if (!admin.enabled()) {
-            throw new jakarta.ws.rs.NotFoundException();
-        }
-        if (security == null || security.getUserPrincipal() == null) {
-            Response challenge = Response.fromResponse(
-                            problem(401, "Unauthorized", "sign in as a user in role " + admin.role()))
-                    .header("WWW-Authenticate", "Basic realm=\"tollgate\"")
-                    .build();
-            throw new jakarta.ws.rs.NotAuthorizedException(challenge);
-        }
-        if (!security.isUserInRole(admin.role())) {
-            throw new jakarta.ws.rs.ForbiddenException(
-                    problem(403, "Forbidden", "the admin resource needs role " + admin.role()));
-        }
-        return t;
+        return AdminAccess.authorized(runtime, security);
     }
 
     private static Response problem(int status, String title, String detail) {
-        return Response.status(status)
-                .type("application/problem+json")
-                .entity(AdminJson.problem(status, title, detail))
-                .build();
+        return AdminAccess.problem(status, title, detail);
     }
 }
