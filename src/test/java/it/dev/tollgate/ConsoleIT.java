@@ -159,7 +159,9 @@ public class ConsoleIT {
         assertEquals(200, LibertyServer.get("/demo/user/after-outage").statusCode(), "answered: the outage ends");
     }
 
+    /** Chromium through Debian's driver; with both named, Selenium Manager is never run (nothing downloaded). */
     private static WebDriver chromium() {
+        System.setProperty("webdriver.chrome.driver", CHROMEDRIVER.toString());
         ChromeDriverService service = new ChromeDriverService.Builder()
                 .usingDriverExecutable(CHROMEDRIVER.toFile())
                 .usingAnyFreePort()
