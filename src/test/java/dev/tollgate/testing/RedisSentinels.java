@@ -14,7 +14,7 @@ import redis.clients.jedis.Jedis;
 
 /**
  * One master, one replica and three Sentinels ({@code sentinel monitor m 127.0.0.1 <port> 2}, {@code
- * down-after-milliseconds 1000}) on free loopback ports, one set per test class. {@link #start()} returns
+ * down-after-milliseconds 1000}) on free loopback ports, one set per test class (and its {@code @Nested} classes). {@link #start()} returns
  * once the replica is in sync and every Sentinel knows the replica and the other two Sentinels, so a
  * failover can start at once.
  *
@@ -37,14 +37,23 @@ public final class RedisSentinels implements BeforeAllCallback, AfterAllCallback
     private Path dir;
     private Duration setupTime;
 
+    /** The test class that started the set: its {@code @Nested} classes share it, and it alone stops it. */
+    private Class<?> owner;
+
     @Override
     public void beforeAll(ExtensionContext context) throws Exception {
-        start();
+        if (owner == null) {
+            owner = context.getRequiredTestClass();
+            start();
+        }
     }
 
     @Override
     public void afterAll(ExtensionContext context) {
-        stop();
+        if (context.getRequiredTestClass() == owner) {
+            owner = null;
+            stop();
+        }
     }
 
     public synchronized void start() throws IOException, InterruptedException {
