@@ -1,6 +1,7 @@
 package dev.tollgate.cdi;
 
 import dev.tollgate.ConcurrencyLimits;
+import dev.tollgate.LockAdmin;
 import dev.tollgate.RateLimitAdmin;
 import dev.tollgate.RateLimits;
 import dev.tollgate.counter.Counters;
@@ -40,6 +41,12 @@ public class TollgateBeans {
     @Singleton
     RateLimitAdmin rateLimitAdmin() {
         return runtime.tollgate().admin();
+    }
+
+    @Produces
+    @Singleton
+    LockAdmin lockAdmin() {
+        return runtime.tollgate().lockAdmin();
     }
 
     @Produces

@@ -1,5 +1,6 @@
 package dev.tollgate.engine;
 
+import dev.tollgate.LockAdmin;
 import dev.tollgate.concurrency.ConcurrencyStore;
 import dev.tollgate.concurrency.InProcessConcurrencyStore;
 import dev.tollgate.concurrency.RedisConcurrencyStore;
@@ -43,6 +44,7 @@ import java.util.logging.Logger;
  * @param breakerState the guard's state; null in process
  * @param guardCloser stops the guard's probe and workers
  * @param localStores in-process stores for limits with a local fallback; empty in process
+ * @param lockAdmin what an operator does to {@code locks}
  */
 record Backend(
         RedisLink redis,
@@ -53,7 +55,8 @@ record Backend(
         Counters counters,
         DistributedLock locks,
         ConcurrencyStore concurrency,
-        Map<Algorithm, RateLimitStore> localStores)
+        Map<Algorithm, RateLimitStore> localStores,
+        LockAdmin lockAdmin)
         implements AutoCloseable {
 
     private static final Logger LOG = Logger.getLogger(Backend.class.getName());
@@ -68,6 +71,7 @@ record Backend(
             RedisUrl url,
             Supplier<Breaker> breaker,
             LockLostListener lost,
+            String holder,
             MicrosClock clock) {
         RedisLink redis = RedisClients.create(new RedisSettings(url, settings.budget(), settings.poolSize()));
         GuardSettings gs = settings.guard();
@@ -77,6 +81,7 @@ record Backend(
                     RedisGuards.perMaster(
                             redis, () -> ExecutorCaller.standalone(gs, RedisFailures::classify), gs.probeInterval()),
                     lost,
+                    holder,
                     clock);
         }
         RedisGuard single = RedisGuards.forLink(
@@ -84,16 +89,17 @@ record Backend(
                 new ExecutorCaller(gs, breaker.get(), redis.lane(), RedisFailures::classify),
                 gs.probeInterval());
         single.warmUp();
-        return onRedis(redis, single, lost, clock);
+        return onRedis(redis, single, lost, holder, clock);
     }
 
     private static <G extends Guard & BreakerState & AutoCloseable> Backend onRedis(
-            RedisLink redis, G guard, LockLostListener lost, MicrosClock clock) {
+            RedisLink redis, G guard, LockLostListener lost, String holder, MicrosClock clock) {
         Map<Algorithm, RateLimitStore> stores = new EnumMap<>(Algorithm.class);
         for (Algorithm a : Algorithm.values()) {
             stores.put(a, RedisRateLimitStore.using(a, redis));
         }
         GuardedRedis guarded = new GuardedRedis(redis, guard);
+        RedisDistributedLock locks = RedisDistributedLock.using(guarded, lost, holder);
         return new Backend(
                 redis,
                 guard,
@@ -101,13 +107,15 @@ record Backend(
                 guard,
                 stores,
                 RedisCounters.using(guarded),
-                RedisDistributedLock.using(guarded, lost),
+                locks,
                 RedisConcurrencyStore.using(redis),
-                inProcessStores(clock));
+                inProcessStores(clock),
+                locks);
     }
 
     /** In this JVM's memory, on {@code clock}. */
-    static Backend inProcess(MicrosClock clock, LockLostListener lost) {
+    static Backend inProcess(MicrosClock clock, LockLostListener lost, String holder) {
+        InProcessDistributedLock locks = new InProcessDistributedLock(clock, lost, holder);
         return new Backend(
                 null,
                 Guard.DIRECT,
@@ -115,9 +123,10 @@ record Backend(
                 () -> {},
                 inProcessStores(clock),
                 new InProcessCounters(clock),
-                new InProcessDistributedLock(clock, lost),
+                locks,
                 new InProcessConcurrencyStore(clock),
-                Map.of());
+                Map.of(),
+                locks);
     }
 
     private static Map<Algorithm, RateLimitStore> inProcessStores(MicrosClock clock) {

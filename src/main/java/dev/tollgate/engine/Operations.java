@@ -1,12 +1,17 @@
 package dev.tollgate.engine;
 
+import dev.tollgate.ClientOverride;
+import dev.tollgate.ClientRules;
 import dev.tollgate.Decision;
+import dev.tollgate.LimitPolicy;
 import dev.tollgate.RateLimitAdmin;
 import dev.tollgate.core.Guard;
 import dev.tollgate.ratelimit.Algorithm;
+import dev.tollgate.ratelimit.ClientOverrides;
 import dev.tollgate.ratelimit.LimitSpec;
 import dev.tollgate.ratelimit.RateLimitStore;
 import dev.tollgate.ratelimit.RateLimiter;
+import dev.tollgate.ratelimit.RedisClientRules;
 import dev.tollgate.ratelimit.StoreKeys;
 import dev.tollgate.redis.RedisLink;
 import dev.tollgate.redis.Subscription;
@@ -15,7 +20,8 @@ import java.util.Map;
 import java.util.function.Function;
 
 /**
- * {@link RateLimitAdmin} on the stores behind the guard. A reset is told to every server on the Redis
+ * {@link RateLimitAdmin} on the stores behind the guard. A reset (a credit, a changed override, an ended
+ * block: whatever may let a denied client pass sooner) is told to every server on the Redis
  * channel {@value #CHANNEL}, so each drops the denial it holds for that key; a server that misses the
  * message (its subscription was broken) holds it until its retry-after at most, as Redis keeps no messages.
  */
@@ -32,6 +38,7 @@ final class Operations implements RateLimitAdmin, AutoCloseable {
     private final RateLimiter limiter;
     private final RedisLink redis;
     private final Subscription subscription;
+    private final RedisClientRules rules;
     private final java.util.concurrent.atomic.AtomicLong heard = new java.util.concurrent.atomic.AtomicLong();
 
     /** @param redis where resets are announced; null in process */
@@ -46,6 +53,7 @@ final class Operations implements RateLimitAdmin, AutoCloseable {
         this.guard = guard;
         this.limiter = limiter;
         this.redis = redis;
+        this.rules = redis == null ? null : new RedisClientRules(redis);
         this.subscription =
                 redis == null ? null : Subscription.start(redis, CHANNEL, this::heard, Duration.ofSeconds(1));
     }
@@ -74,11 +82,81 @@ final class Operations implements RateLimitAdmin, AutoCloseable {
         String storeKey = StoreKeys.of(spec.algorithm(), spec.name(), clientKey);
         RateLimitStore store = stores.get(spec.algorithm());
         boolean had = guard.call(storeKey, () -> store.forget(storeKey));
+        forgetDenials(storeKey);
+        return had;
+    }
+
+    /** Drops the denials of {@code storeKey} held here, and tells every other server to drop theirs. */
+    private void forgetDenials(String storeKey) {
         limiter.forgetDenials(storeKey);
         if (redis != null) {
             guard.call(storeKey, () -> redis.jedis().publish(CHANNEL, FORGET + storeKey));
         }
+    }
+
+    @Override
+    public long credit(String limit, String clientKey, long tokens) {
+        if (tokens < 1 || tokens > LimitPolicy.MAX_COUNT) {
+            throw new IllegalArgumentException(
+                    "limit '" + limit + "': a credit must be from 1 to 2^53 tokens, but was " + tokens);
+        }
+        LimitSpec spec = limits.apply(limit);
+        String storeKey = StoreKeys.of(spec.algorithm(), spec.name(), clientKey);
+        RateLimitStore store = stores.get(spec.algorithm());
+        long credited = guard.call(storeKey, () -> store.credit(spec.policy(), storeKey, tokens));
+        if (credited > 0) {
+            forgetDenials(storeKey);
+        }
+        return credited;
+    }
+
+    @Override
+    public void override(String limit, String clientKey, ClientOverride policy, Duration duration) {
+        LimitSpec spec = limits.apply(limit);
+        ClientOverrides.check(spec, policy);
+        ClientOverrides.checkDuration(limit, "an override", duration);
+        String storeKey = onRedis(spec, clientKey);
+        guard.call(storeKey, () -> rules.override(storeKey, policy, duration));
+        forgetDenials(storeKey);
+    }
+
+    @Override
+    public boolean removeOverride(String limit, String clientKey) {
+        String storeKey = onRedis(limits.apply(limit), clientKey);
+        boolean had = guard.call(storeKey, () -> rules.removeOverride(storeKey));
+        forgetDenials(storeKey);
         return had;
+    }
+
+    @Override
+    public void block(String limit, String clientKey, Duration duration) {
+        LimitSpec spec = limits.apply(limit);
+        ClientOverrides.checkDuration(limit, "a block", duration);
+        String storeKey = onRedis(spec, clientKey);
+        guard.call(storeKey, () -> rules.block(storeKey, duration));
+    }
+
+    @Override
+    public boolean unblock(String limit, String clientKey) {
+        String storeKey = onRedis(limits.apply(limit), clientKey);
+        boolean had = guard.call(storeKey, () -> rules.unblock(storeKey));
+        forgetDenials(storeKey);
+        return had;
+    }
+
+    @Override
+    public ClientRules rules(String limit, String clientKey) {
+        String storeKey = onRedis(limits.apply(limit), clientKey);
+        return guard.call(storeKey, () -> rules.read(storeKey));
+    }
+
+    /** The store key of the client's bucket, when the limits are in Redis, where an operator's rules live. */
+    private String onRedis(LimitSpec spec, String clientKey) {
+        if (rules == null) {
+            throw new UnsupportedOperationException("limit '" + spec.name()
+                    + "' is kept in this server's memory: credits, overrides and blocks need Redis");
+        }
+        return StoreKeys.of(spec.algorithm(), spec.name(), clientKey);
     }
 
     private void heard(String message) {

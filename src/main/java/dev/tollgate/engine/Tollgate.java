@@ -3,6 +3,7 @@ package dev.tollgate.engine;
 import dev.tollgate.ConcurrencyLimits;
 import dev.tollgate.Decision;
 import dev.tollgate.LimitPolicy;
+import dev.tollgate.LockAdmin;
 import dev.tollgate.Permit;
 import dev.tollgate.RateLimitAdmin;
 import dev.tollgate.RateLimits;
@@ -19,6 +20,7 @@ import dev.tollgate.guard.BreakerState;
 import dev.tollgate.http.ClientAddresses;
 import dev.tollgate.lock.DistributedLock;
 import dev.tollgate.lock.LockLostListener;
+import dev.tollgate.lock.LockNames;
 import dev.tollgate.lock.RedisDistributedLock;
 import dev.tollgate.ratelimit.Charge;
 import dev.tollgate.ratelimit.DecisionListener;
@@ -70,6 +72,8 @@ public final class Tollgate implements RateLimits, ConcurrencyLimits, AutoClosea
     private final Sleeper sleeper;
     private final Operations operations;
     private final Activity activity;
+    private final OutageLog outages;
+    private final DeniedClients deniedClients;
 
     private Tollgate(Builder b) {
         this.settings = b.settings;
@@ -79,12 +83,12 @@ public final class Tollgate implements RateLimits, ConcurrencyLimits, AutoClosea
                 settings.http().ipv6Prefix());
         Optional<RedisUrl> url = settings.redisUrl();
         if (url.isPresent()) {
-            backend = Backend.redis(settings, url.get(), b.breaker, b.lockLost, b.clock);
+            backend = Backend.redis(settings, url.get(), b.breaker, b.lockLost, b.lockHolder, b.clock);
             LOG.info(() -> "Tollgate: limits, locks and counters are shared through Redis at " + url.get() + " (budget "
                     + settings.budget().toMillis() + " ms per call, at most " + settings.poolSize()
                     + " connections; " + limitsText() + ")");
         } else {
-            backend = Backend.inProcess(b.clock, b.lockLost);
+            backend = Backend.inProcess(b.clock, b.lockLost, b.lockHolder);
             LOG.warning(() -> "Tollgate: tollgate.redis.url is not set, so limits, locks and counters are kept in"
                     + " this server's memory and apply per server, not across servers (" + limitsText() + ")");
         }
@@ -93,12 +97,15 @@ public final class Tollgate implements RateLimits, ConcurrencyLimits, AutoClosea
                 ? DeniedCache.of(settings.localDenials(), b.nanoTime)
                 : null;
         this.activity = new Activity(b.nanoTime);
+        this.outages = new OutageLog(b.clock);
+        this.deniedClients = new DeniedClients(b.nanoTime);
         this.limiter = new RateLimiter(
                 backend.stores(),
                 backend.localStores(),
                 denials,
                 backend.guard(),
-                DecisionListener.both(activity, b.listener),
+                DecisionListener.both(
+                        DecisionListener.both(activity, DecisionListener.both(outages, deniedClients)), b.listener),
                 b.nanoTime);
         this.sleeper = b.sleeper;
         this.operations = new Operations(this::limit, backend.stores(), backend.guard(), limiter, backend.redis());
@@ -124,6 +131,7 @@ public final class Tollgate implements RateLimits, ConcurrencyLimits, AutoClosea
         private Supplier<Breaker> breaker;
         private DecisionListener listener = DecisionListener.NONE;
         private LockLostListener lockLost = LockLostListener.NONE;
+        private String lockHolder = LockNames.thisProcess();
         private ConcurrencyListener concurrencyListener = ConcurrencyListener.NONE;
         private MicrosClock clock = MicrosClock.system();
         private LongSupplier nanoTime = System::nanoTime;
@@ -156,6 +164,15 @@ public final class Tollgate implements RateLimits, ConcurrencyLimits, AutoClosea
         /** Told of every held lock found lost (for metrics and events); default none. */
         public Builder lockLost(LockLostListener newListener) {
             this.lockLost = newListener;
+            return this;
+        }
+
+        /**
+         * The name this server's locks are held under, which {@link LockAdmin#held()} shows: 1-128
+         * printable ASCII characters, no space; default {@code <pid>@<host>} of this JVM.
+         */
+        public Builder lockHolder(String newHolder) {
+            this.lockHolder = LockNames.checkHolder(newHolder);
             return this;
         }
 
@@ -306,12 +323,33 @@ public final class Tollgate implements RateLimits, ConcurrencyLimits, AutoClosea
         return operations;
     }
 
+    /** What an operator does to the locks: list the held ones, force-release one. */
+    public LockAdmin lockAdmin() {
+        return backend.lockAdmin();
+    }
+
     /**
      * What this server's limits decided in the last five minutes, per limit: 30 slots of 10 s, oldest
      * first, each the counts of {@link #ACTIVITY_OUTCOMES}.
      */
     public java.util.Map<String, java.util.List<long[]>> recentActivity() {
         return activity.recent();
+    }
+
+    /**
+     * The outage under way, if any, then the last ended ones, newest first (at most 10 ended): what this
+     * server decided without Redis, in memory only.
+     */
+    public java.util.List<RecentOutage> recentOutages() {
+        return outages.recent();
+    }
+
+    /**
+     * The 10 clients this server denied most in the last 5 to 10 minutes, most first, by limit and the
+     * hash of the client key: in memory only, at most 100 clients tracked.
+     */
+    public java.util.List<DeniedClient> mostDeniedClients() {
+        return deniedClients.most();
     }
 
     /** The outcomes of {@link #recentActivity()}'s counts, in order. */

@@ -1,5 +1,6 @@
 package dev.tollgate.jaxrs;
 
+import dev.tollgate.ClientRules;
 import dev.tollgate.Decision;
 import dev.tollgate.LimitPolicy;
 import dev.tollgate.engine.Tollgate;
@@ -80,6 +81,29 @@ final class AdminJson {
     /** A reset's answer. */
     static String reset(String limit, String clientHash, boolean had) {
         return "{\"limit\":" + str(limit) + ",\"client\":" + str(clientHash) + ",\"reset\":" + had + "}";
+    }
+
+    /** A credit's answer. */
+    static String credit(String limit, String clientHash, long asked, long credited) {
+        return "{\"limit\":" + str(limit) + ",\"client\":" + str(clientHash) + ",\"asked\":" + asked + ",\"credited\":"
+                + credited + "}";
+    }
+
+    /** A client's override and block, as they are now or were just set. */
+    static String rules(String limit, String clientHash, ClientRules r) {
+        return "{\"limit\":" + str(limit) + ",\"client\":" + str(clientHash) + ",\"blockedForMs\":"
+                + r.blockLeft().toMillis() + ",\"override\":"
+                + r.override()
+                        .map(o -> "{\"capacity\":" + o.capacity() + ",\"refillTokens\":" + o.refillTokens()
+                                + ",\"refillPeriodMs\":" + o.refillPeriod().toMillis() + ",\"forMs\":"
+                                + r.overrideLeft().toMillis() + "}")
+                        .orElse("null")
+                + "}";
+    }
+
+    /** The answer to ending a block or an override: whether there was one. */
+    static String removed(String limit, String clientHash, String field, boolean had) {
+        return "{\"limit\":" + str(limit) + ",\"client\":" + str(clientHash) + ",\"" + field + "\":" + had + "}";
     }
 
     /** A problem body. */

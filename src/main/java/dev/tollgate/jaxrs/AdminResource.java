@@ -1,14 +1,20 @@
 package dev.tollgate.jaxrs;
 
+import dev.tollgate.ClientOverride;
+import dev.tollgate.ClientRules;
 import dev.tollgate.TollgateConfigException;
 import dev.tollgate.cdi.TollgateRuntime;
-import dev.tollgate.config.AdminSettings;
+import dev.tollgate.core.Durations;
+import dev.tollgate.core.StoreUnavailableException;
 import dev.tollgate.engine.Tollgate;
+import dev.tollgate.ratelimit.Algorithm;
 import dev.tollgate.ratelimit.StoreKeys;
 import jakarta.enterprise.context.RequestScoped;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.DELETE;
 import jakarta.ws.rs.GET;
+import jakarta.ws.rs.PATCH;
+import jakarta.ws.rs.PUT;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
@@ -21,7 +27,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
-import java.util.logging.Logger;
+import java.time.Duration;
 
 /**
  * The operator's resource and console, under the application's path: {@code tollgate/admin/state} (the
@@ -38,8 +44,6 @@ import java.util.logging.Logger;
 @Path("tollgate")
 @RequestScoped
 public class AdminResource {
-
-    private static final Logger LOG = Logger.getLogger(AdminResource.class.getName());
 
     @Inject
     TollgateRuntime runtime;
@@ -87,11 +91,160 @@ public class AdminResource {
         String hash = StoreKeys.clientHash(client);
         try {
             boolean had = t.admin().reset(limit, client);
-            LOG.info(() -> "Tollgate audit: " + security.getUserPrincipal().getName() + " reset limit '" + limit
-                    + "' for client " + hash + (had ? "" : " (it had no state)"));
+            audit("reset", limit, client, had ? "" : " (it had no state)");
             return Response.ok(AdminJson.reset(limit, hash, had)).build();
         } catch (TollgateConfigException e) {
             return problem(404, "Not Found", e.getMessage());
+        }
+    }
+
+    @PATCH
+    @Path("admin/limits/{limit}/clients")
+    @Produces(MediaType.APPLICATION_JSON)
+    public Response credit(
+            @PathParam("limit") String limit,
+            @QueryParam("client") String client,
+            @QueryParam("credit") String tokens) {
+        Tollgate t = authorized();
+        return operate(client, () -> {
+            long asked = number("credit", tokens);
+            long credited = t.admin().credit(limit, client, asked);
+            audit("credited", limit, client, ": " + asked + " tokens asked, " + credited + " given");
+            return AdminJson.credit(limit, StoreKeys.clientHash(client), asked, credited);
+        });
+    }
+
+    @GET
+    @Path("admin/limits/{limit}/rules")
+    @Produces(MediaType.APPLICATION_JSON)
+    public Response rules(@PathParam("limit") String limit, @QueryParam("client") String client) {
+        Tollgate t = authorized();
+        return operate(
+                client,
+                () -> AdminJson.rules(
+                        limit, StoreKeys.clientHash(client), t.admin().rules(limit, client)));
+    }
+
+    @PUT
+    @Path("admin/limits/{limit}/override")
+    @Produces(MediaType.APPLICATION_JSON)
+    public Response override(
+            @PathParam("limit") String limit,
+            @QueryParam("client") String client,
+            @QueryParam("capacity") String capacity,
+            @QueryParam("refill-tokens") String refillTokens,
+            @QueryParam("refill-period") String refillPeriod,
+            @QueryParam("for") String lasting) {
+        Tollgate t = authorized();
+        return operate(client, () -> {
+            long c = number("capacity", capacity);
+            ClientOverride policy = new ClientOverride(
+                    c,
+                    refillTokens == null && t.limit(limit).algorithm() != Algorithm.TOKEN_BUCKET
+                            ? c
+                            : number("refill-tokens", refillTokens),
+                    refillPeriod == null
+                            ? t.limit(limit).policy().refillPeriod()
+                            : duration("refill-period", refillPeriod));
+            Duration d = duration("for", lasting);
+            t.admin().override(limit, client, policy, d);
+            audit(
+                    "overrode",
+                    limit,
+                    client,
+                    ": capacity=" + policy.capacity() + " refill-tokens=" + policy.refillTokens() + " refill-period="
+                            + Durations.format(policy.refillPeriod()) + " for " + Durations.format(d));
+            return AdminJson.rules(
+                    limit,
+                    StoreKeys.clientHash(client),
+                    new ClientRules(java.util.Optional.of(policy), d, Duration.ZERO));
+        });
+    }
+
+    @DELETE
+    @Path("admin/limits/{limit}/override")
+    @Produces(MediaType.APPLICATION_JSON)
+    public Response removeOverride(@PathParam("limit") String limit, @QueryParam("client") String client) {
+        Tollgate t = authorized();
+        return operate(client, () -> {
+            boolean had = t.admin().removeOverride(limit, client);
+            audit("removed the override of", limit, client, had ? "" : " (it had none)");
+            return AdminJson.removed(limit, StoreKeys.clientHash(client), "removed", had);
+        });
+    }
+
+    @PUT
+    @Path("admin/limits/{limit}/block")
+    @Produces(MediaType.APPLICATION_JSON)
+    public Response block(
+            @PathParam("limit") String limit, @QueryParam("client") String client, @QueryParam("for") String lasting) {
+        Tollgate t = authorized();
+        return operate(client, () -> {
+            Duration d = duration("for", lasting);
+            t.admin().block(limit, client, d);
+            audit("blocked", limit, client, " for " + Durations.format(d));
+            return AdminJson.rules(
+                    limit, StoreKeys.clientHash(client), new ClientRules(java.util.Optional.empty(), Duration.ZERO, d));
+        });
+    }
+
+    @DELETE
+    @Path("admin/limits/{limit}/block")
+    @Produces(MediaType.APPLICATION_JSON)
+    public Response unblock(@PathParam("limit") String limit, @QueryParam("client") String client) {
+        Tollgate t = authorized();
+        return operate(client, () -> {
+            boolean had = t.admin().unblock(limit, client);
+            audit("unblocked", limit, client, had ? "" : " (it was not blocked)");
+            return AdminJson.removed(limit, StoreKeys.clientHash(client), "unblocked", had);
+        });
+    }
+
+    /**
+     * Runs an operator's request on {@code client}'s bucket: 400 without a client or with a bad value, 404
+     * for a limit not configured, 501 when the limits are kept in process, 503 when Redis cannot be asked.
+     */
+    private static Response operate(String client, java.util.function.Supplier<String> action) {
+        if (client == null) {
+            return problem(400, "Bad Request", "the client key is required: ?client=<key>");
+        }
+        try {
+            return Response.ok(action.get()).build();
+        } catch (TollgateConfigException e) {
+            return problem(404, "Not Found", e.getMessage());
+        } catch (UnsupportedOperationException e) {
+            return problem(501, "Not Implemented", e.getMessage());
+        } catch (IllegalArgumentException e) {
+            return problem(400, "Bad Request", e.getMessage());
+        } catch (StoreUnavailableException e) {
+            return problem(503, "Service Unavailable", e.getMessage());
+        }
+    }
+
+    /** One audit line: who did what to which limit for which client's hash (never the client key). */
+    private void audit(String did, String limit, String client, String detail) {
+        AdminAccess.audit(security, did + " limit '" + limit + "' for client " + StoreKeys.clientHash(client) + detail);
+    }
+
+    private static long number(String name, String value) {
+        if (value == null) {
+            throw new IllegalArgumentException(name + " is required: ?" + name + "=<whole number>");
+        }
+        try {
+            return Long.parseLong(value.trim());
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(name + " must be a whole number, but was '" + value + "'");
+        }
+    }
+
+    private static Duration duration(String name, String value) {
+        if (value == null) {
+            throw new IllegalArgumentException(name + " is required: ?" + name + "=<duration, e.g. 30m>");
+        }
+        try {
+            return Durations.parse(value);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(name + ": " + e.getMessage() + ", but was '" + value + "'");
         }
     }
 
@@ -114,29 +267,10 @@ public class AdminResource {
 
     /** The application's Tollgate when the caller may operate it; otherwise the answer says why not. */
     private Tollgate authorized() {
-        Tollgate t = runtime.tollgate();
-        AdminSettings admin = t.settings().admin();
-        if (!admin.enabled()) {
-            throw new jakarta.ws.rs.NotFoundException();
-        }
-        if (security == null || security.getUserPrincipal() == null) {
-            Response challenge = Response.fromResponse(
-                            problem(401, "Unauthorized", "sign in as a user in role " + admin.role()))
-                    .header("WWW-Authenticate", "Basic realm=\"tollgate\"")
-                    .build();
-            throw new jakarta.ws.rs.NotAuthorizedException(challenge);
-        }
-        if (!security.isUserInRole(admin.role())) {
-            throw new jakarta.ws.rs.ForbiddenException(
-                    problem(403, "Forbidden", "the admin resource needs role " + admin.role()));
-        }
-        return t;
+        return AdminAccess.authorized(runtime, security);
     }
 
     private static Response problem(int status, String title, String detail) {
-        return Response.status(status)
-                .type("application/problem+json")
-                .entity(AdminJson.problem(status, title, detail))
-                .build();
+        return AdminAccess.problem(status, title, detail);
     }
 }

@@ -102,20 +102,20 @@ public final class RateLimitResponses {
 
     /**
      * The rejection: {@code 429} with {@code Retry-After} rounded up to whole seconds (never earlier
-     * than the refill), or {@code 503} when the decision was degraded (Redis could not be asked and the
-     * limit fails closed: the client did nothing wrong). With several limits, the one named is the one
-     * a client must wait for longest (a degraded one first), so waiting its {@code Retry-After} is not
+     * than the refill), or {@code 503} when Redis could not be asked and the limit fails closed (the
+     * client did nothing wrong; a local fallback's denial is a 429). With several limits, the one named is the one
+     * a client must wait for longest (a fail-closed one first), so waiting its {@code Retry-After} is not
      * met by another limit's denial; the fields list every limit.
      */
     public static Response rejected(List<Applied> applied) {
         Applied denied = applied.stream()
                 .filter(a -> !a.decision().allowed())
-                .max(Comparator.comparing((Applied a) -> a.decision().degraded())
+                .max(Comparator.comparing((Applied a) -> failedClosed(a.decision()))
                         .thenComparing(a -> a.decision().retryAfter()))
                 .orElseThrow(() -> new IllegalArgumentException("no limit denied the call"));
         Decision d = denied.decision();
         String name = denied.policy().name();
-        if (d.degraded()) {
+        if (failedClosed(d)) {
             return serviceUnavailable(
                     seconds(d.retryAfter()), "Rate limit '" + name + "' cannot be checked now and fails closed", name);
         }
@@ -136,6 +136,16 @@ public final class RateLimitResponses {
                         : "Rate limit '" + name + "' exceeded; retry after " + retry + " s";
         return r.entity(problem(PROBLEM_TYPE, "Too Many Requests", 429, detail, name, retry))
                 .build();
+    }
+
+    /**
+     * Whether {@code d} is a limit's fail-closed answer for a store it could not ask, {@link
+     * Decision#degraded(boolean)}, which knows nothing of the client's bucket. A local fallback's denial is
+     * degraded too, but its bucket was spent and says when to retry ({@code resetAfter} is never zero
+     * after a denial): a {@code 429} like any other.
+     */
+    static boolean failedClosed(Decision d) {
+        return d.degraded() && !d.allowed() && d.resetAfter().isZero();
     }
 
     /** {@code 400} with a problem body: the request said something Tollgate cannot use (a cost that is not a number). */

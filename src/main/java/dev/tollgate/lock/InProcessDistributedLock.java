@@ -1,20 +1,27 @@
 package dev.tollgate.lock;
 
+import dev.tollgate.LockAdmin;
+import dev.tollgate.LockHold;
 import dev.tollgate.core.ExpiringMap;
 import dev.tollgate.core.MicrosClock;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Predicate;
 
 /**
  * Locks in this JVM's memory, with the same contract as {@link RedisDistributedLock}: expiry, token
  * checks, fencing tokens, keep-alive and waiting. They exclude only callers in this JVM, so two servers
  * each take the "same" lock: it stands in when no Redis is configured, not for a cluster.
  */
-public final class InProcessDistributedLock implements DistributedLock {
+public final class InProcessDistributedLock implements DistributedLock, LockAdmin {
 
+    private final MicrosClock clock;
     private final ExpiringMap<Entry> locks;
     private final ConcurrentHashMap<String, Long> fences = new ConcurrentHashMap<>();
-    private final LockTokens tokens = new LockTokens();
+    private final LockTokens tokens;
     private final LockOwner owner = new Owner();
     private final ReleaseNotices notices = new ReleaseNotices();
     private final Keeper keeper;
@@ -26,10 +33,20 @@ public final class InProcessDistributedLock implements DistributedLock {
 
     /** @param listener told of every lock found lost */
     public InProcessDistributedLock(MicrosClock clock, LockLostListener listener) {
-        this(clock, Keeper.daemon(listener), Duration.ofSeconds(1));
+        this(clock, listener, LockNames.thisProcess());
     }
 
-    InProcessDistributedLock(MicrosClock clock, Keeper keeper, Duration pollInterval) {
+    /**
+     * @param listener told of every lock found lost
+     * @param holder the name its locks are held under ({@link LockNames#checkHolder})
+     */
+    public InProcessDistributedLock(MicrosClock clock, LockLostListener listener, String holder) {
+        this(clock, Keeper.daemon(listener), Duration.ofSeconds(1), holder);
+    }
+
+    InProcessDistributedLock(MicrosClock clock, Keeper keeper, Duration pollInterval, String holder) {
+        this.clock = clock;
+        this.tokens = new LockTokens(holder);
         this.locks = new ExpiringMap<>(clock, Entry::expiresAt);
         this.keeper = keeper;
         this.waiter = new LockWaiter(notices, pollInterval, keeper::nanoTime);
@@ -60,6 +77,42 @@ public final class InProcessDistributedLock implements DistributedLock {
     public Acquisition tryAcquire(String name, Duration ttl, Duration maxWait) {
         LockNames.ttlMillis(LockNames.check(name), ttl);
         return waiter.acquire(name, maxWait, n -> tryAcquire(n, ttl));
+    }
+
+    @Override
+    public List<LockHold> held() {
+        long now = clock.nowMicros();
+        List<LockHold> held = new ArrayList<>();
+        for (String name : new TreeSet<>(fences.keySet())) {
+            locks.get(name)
+                    .ifPresent(e -> held.add(new LockHold(
+                            name,
+                            LockTokens.holderOf(e.token),
+                            e.fence,
+                            Duration.ofNanos(Math.max(0, e.expiresAt - now) * 1000))));
+        }
+        return List.copyOf(held);
+    }
+
+    @Override
+    public boolean forceRelease(String name) {
+        return forceRelease(LockNames.check(name), e -> true);
+    }
+
+    @Override
+    public boolean forceRelease(String name, long fencingToken) {
+        return forceRelease(LockNames.check(name), e -> e.fence == fencingToken);
+    }
+
+    private boolean forceRelease(String name, Predicate<Entry> holder) {
+        boolean released = locks.update(name, (e, now) -> {
+            boolean taken = e != null && holder.test(e);
+            return new ExpiringMap.Updated<>(taken ? null : e, taken);
+        });
+        if (released) {
+            notices.released(name);
+        }
+        return released;
     }
 
     @Override

@@ -4,10 +4,11 @@ import dev.tollgate.core.Durations;
 import java.time.Duration;
 import java.util.regex.Pattern;
 
-/** Lock names, their Redis keys, and times to live as Redis takes them. */
+/** Lock names, their Redis keys, holders' names, and times to live as Redis takes them. */
 public final class LockNames {
 
     private static final Pattern NAME = Pattern.compile("[A-Za-z0-9_.-]{1,128}");
+    private static final Pattern HOLDER = Pattern.compile("[!-~]{1,128}");
 
     private LockNames() {}
 
@@ -19,9 +20,31 @@ public final class LockNames {
         return name;
     }
 
+    /** {@code holder} when it names a holder: 1-128 printable ASCII characters, no space. */
+    public static String checkHolder(String holder) {
+        if (holder == null || !HOLDER.matcher(holder).matches()) {
+            throw new IllegalArgumentException(
+                    "lock holder must be 1-128 printable ASCII characters without spaces, but was '" + holder + "'");
+        }
+        return holder;
+    }
+
+    /** This JVM as a holder: {@code <pid>@<host>}, what the JVM calls itself, other characters as {@code _}. */
+    public static String thisProcess() {
+        String name = java.lang.management.ManagementFactory.getRuntimeMXBean()
+                .getName()
+                .replaceAll("[^!-~]", "_");
+        return name.isEmpty() ? "unnamed" : name.substring(0, Math.min(name.length(), 128));
+    }
+
     /** The lock's key; the braces put it in one cluster slot with its {@link #fenceKey}. */
     static String lockKey(String name) {
         return "tollgate:lock:{" + name + "}";
+    }
+
+    /** The name in a {@link #lockKey}. */
+    static String nameOf(String lockKey) {
+        return lockKey.substring("tollgate:lock:{".length(), lockKey.length() - 1);
     }
 
     /** The counter of the lock's fencing tokens, which never expires so tokens only grow. */

@@ -1,5 +1,7 @@
 package dev.tollgate.lock;
 
+import dev.tollgate.LockAdmin;
+import dev.tollgate.LockHold;
 import dev.tollgate.core.StoreUnavailableException;
 import dev.tollgate.redis.GuardedRedis;
 import dev.tollgate.redis.LuaScript;
@@ -8,10 +10,13 @@ import dev.tollgate.redis.Subscription;
 import java.time.Duration;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.logging.Logger;
 import redis.clients.jedis.exceptions.JedisConnectionException;
 import redis.clients.jedis.exceptions.JedisException;
+import redis.clients.jedis.params.ScanParams;
+import redis.clients.jedis.resps.ScanResult;
 
 /**
  * Locks in Redis: the lock's key set with its expiry if absent, and the next fencing token (above the
@@ -25,7 +30,7 @@ import redis.clients.jedis.exceptions.JedisException;
  * <p>Once Redis first answers, its {@code maxmemory-policy} is read: one WARNING when it may evict
  * keys, which can free a held lock.
  */
-public final class RedisDistributedLock implements DistributedLock {
+public final class RedisDistributedLock implements DistributedLock, LockAdmin {
 
     private static final Logger LOG = Logger.getLogger(RedisDistributedLock.class.getName());
 
@@ -44,7 +49,7 @@ public final class RedisDistributedLock implements DistributedLock {
 
     private final GuardedRedis redis;
     private final Keeper keeper;
-    private final LockTokens tokens = new LockTokens();
+    private final LockTokens tokens;
     private final LockOwner owner = new Owner();
     private final ReleaseNotices notices = new ReleaseNotices();
     private final LockWaiter waiter;
@@ -52,9 +57,10 @@ public final class RedisDistributedLock implements DistributedLock {
     private final AtomicBoolean evictionChecked = new AtomicBoolean();
     private Subscription subscription; // guarded by this
 
-    RedisDistributedLock(GuardedRedis redis, Keeper keeper) {
+    RedisDistributedLock(GuardedRedis redis, Keeper keeper, String holder) {
         this.redis = redis;
         this.keeper = keeper;
+        this.tokens = new LockTokens(holder);
         this.waiter = new LockWaiter(notices, POLL, keeper::nanoTime);
         this.deafWaiter = new LockWaiter(notices, DEAF_POLL, keeper::nanoTime);
     }
@@ -74,7 +80,12 @@ public final class RedisDistributedLock implements DistributedLock {
 
     /** As {@link #using(GuardedRedis)}, telling {@code listener} of every lock found lost. */
     public static RedisDistributedLock using(GuardedRedis redis, LockLostListener listener) {
-        return new RedisDistributedLock(redis, Keeper.daemon(listener));
+        return using(redis, listener, LockNames.thisProcess());
+    }
+
+    /** As {@link #using(GuardedRedis, LockLostListener)}, its locks held under the name {@code holder}. */
+    public static RedisDistributedLock using(GuardedRedis redis, LockLostListener listener, String holder) {
+        return new RedisDistributedLock(redis, Keeper.daemon(listener), holder);
     }
 
     @Override
@@ -152,6 +163,105 @@ public final class RedisDistributedLock implements DistributedLock {
         }
         if (evictionChecked.compareAndSet(false, true)) {
             EvictionPolicy.warning(infos, redis.link().description()).ifPresent(LOG::warning);
+        }
+    }
+
+    @Override
+    public List<LockHold> held() {
+        java.util.Set<String> names = new java.util.TreeSet<>();
+        String pattern = LockNames.lockKey("*");
+        for (String node : redis.link().scanNodes()) {
+            String cursor = ScanParams.SCAN_POINTER_START;
+            do {
+                String from = cursor;
+                ScanResult<String> page =
+                        redis.call("list the locks", pattern, () -> redis.link().scan(node, from, pattern));
+                page.getResult().forEach(key -> names.add(LockNames.nameOf(key)));
+                cursor = page.getCursor();
+            } while (!cursor.equals(ScanParams.SCAN_POINTER_START));
+        }
+        List<LockHold> held = new java.util.ArrayList<>();
+        for (String name : names) {
+            inspect(name).ifPresent(h -> held.add(h.hold()));
+        }
+        return List.copyOf(held);
+    }
+
+    @Override
+    public boolean forceRelease(String name) {
+        for (int attempt = 0; attempt < 3; attempt++) {
+            Optional<Inspected> holder = inspect(LockNames.check(name));
+            if (holder.isEmpty()) {
+                return false;
+            }
+            long reply = forceRelease(holder.get());
+            if (reply != -1) {
+                return reply == 1; // 0: it expired meanwhile
+            }
+        }
+        return false; // taken again at every attempt: a lock that busy has a holder by now in any case
+    }
+
+    @Override
+    public boolean forceRelease(String name, long fencingToken) {
+        Optional<Inspected> holder = inspect(LockNames.check(name));
+        return holder.isPresent()
+                && holder.get().hold().fencingToken() == fencingToken
+                && forceRelease(holder.get()) == 1;
+    }
+
+    /** Releases the lock from the holder inspected (with its whole token): 1 released, 0 free, -1 another's. */
+    private long forceRelease(Inspected holder) {
+        String name = holder.hold().name();
+        long reply = (Long) eval(RELEASE, name, List.of(holder.token(), RELEASED, name));
+        if (reply == 1) {
+            LOG.info(() -> "Tollgate: lock '" + name + "' was force-released from holder '"
+                    + holder.hold().holder() + "' (fencing token "
+                    + holder.hold().fencingToken()
+                    + "); that holder finds it lost at its next extend, keep-alive or release");
+        }
+        return reply;
+    }
+
+    /** A holder as read: what an operator sees, and the token that proves it (never shown). */
+    private record Inspected(LockHold hold, String token) {}
+
+    /**
+     * Who holds {@code name}, its fencing token and time left: the lock key read before and after the
+     * rest, and the answer given only when both reads agree. A fence key is written only by an
+     * acquisition, which needs the lock free, and every acquisition's token is new: so the fencing token
+     * read between two equal reads is that holder's.
+     */
+    private Optional<Inspected> inspect(String name) {
+        String lockKey = LockNames.lockKey(name);
+        for (int attempt = 0; attempt < 3; attempt++) {
+            String before = get(name, lockKey);
+            if (before == null) {
+                return Optional.empty();
+            }
+            long pttl = redis.call("read lock '" + name + "'", lockKey, () -> redis.link()
+                    .jedis()
+                    .pttl(lockKey));
+            String fence = get(name, LockNames.fenceKey(name));
+            if (before.equals(get(name, lockKey)) && pttl != -2) {
+                Duration left = pttl < 0 ? ChronoUnit.FOREVER.getDuration() : Duration.ofMillis(pttl);
+                return Optional.of(new Inspected(
+                        new LockHold(name, LockTokens.holderOf(before), fencingToken(fence), left), before));
+            }
+        }
+        return Optional.empty();
+    }
+
+    private String get(String name, String key) {
+        return redis.call(
+                "read lock '" + name + "'", key, () -> redis.link().jedis().get(key));
+    }
+
+    private static long fencingToken(String fence) {
+        try {
+            return fence == null ? -1 : Long.parseLong(fence);
+        } catch (NumberFormatException e) {
+            return -1;
         }
     }
 

@@ -43,6 +43,19 @@ public interface RateLimitStore extends AutoCloseable {
     }
 
     /**
+     * Gives up to {@code tokens} back to the bucket or window at {@code storeKey}, never beyond full: for
+     * operators ({@link dev.tollgate.RateLimitAdmin#credit}).
+     *
+     * @return the whole tokens credited
+     * @throws StoreUnavailableException when the store cannot be asked
+     * @throws UnsupportedOperationException when this store does not credit (in process)
+     */
+    default long credit(LimitPolicy policy, String storeKey, long tokens) {
+        throw new UnsupportedOperationException("limit '" + policy.name()
+                + "' is kept in this server's memory: credits, overrides and blocks need Redis");
+    }
+
+    /**
      * Forgets the bucket or window at {@code storeKey}: the next call finds it full.
      *
      * @return whether there was one

@@ -17,7 +17,9 @@ import redis.clients.jedis.exceptions.JedisException;
  * Limits in Redis: one {@code EVALSHA} of the algorithm's script ({@code token-bucket.lua}, {@code
  * fixed-window.lua}, {@code sliding-window.lua}) per decision, on the bucket's key, clocked by Redis
  * {@code TIME}. Each script answers {@code {allowed 1|0, remaining, retry-after us, until-full us}} (-1:
- * never). See {@link Algorithm} for what each one counts.
+ * never). See {@link Algorithm} for what each one counts. Every script also reads the client's
+ * operator rules ({@link StoreKeys#rules}, {@code operator.lua}): a block denies, an override replaces
+ * the policy given.
  */
 public final class RedisRateLimitStore implements RateLimitStore {
 
@@ -31,6 +33,7 @@ public final class RedisRateLimitStore implements RateLimitStore {
 
     private static final LuaScript RESERVE = LuaScript.named("token-bucket-reserve");
     private static final LuaScript PEEK = LuaScript.named("peek");
+    private static final LuaScript CREDIT = LuaScript.named("credit");
 
     private static final Map<Algorithm, LuaScript> REFUNDS = new EnumMap<>(Algorithm.class);
 
@@ -89,7 +92,7 @@ public final class RedisRateLimitStore implements RateLimitStore {
     public Spent spend(LimitPolicy policy, String storeKey) {
         Object reply;
         try {
-            reply = redis.eval(SCRIPTS.get(algorithm), List.of(storeKey), args(policy));
+            reply = redis.eval(SCRIPTS.get(algorithm), keys(storeKey), args(policy));
         } catch (JedisException e) {
             throw new StoreUnavailableException("Redis did not decide for limit '" + policy.name() + "'", e);
         }
@@ -104,7 +107,7 @@ public final class RedisRateLimitStore implements RateLimitStore {
                 ? List.of(Long.toString(policy.capacity()), Long.toString(policy.cost()))
                 : List.of(Long.toString(mark), Long.toString(policy.cost()));
         try {
-            redis.eval(REFUNDS.get(algorithm), List.of(storeKey), args);
+            redis.eval(REFUNDS.get(algorithm), keys(storeKey), args);
         } catch (JedisException e) {
             throw new StoreUnavailableException("Redis did not give back for limit '" + policy.name() + "'", e);
         }
@@ -119,7 +122,7 @@ public final class RedisRateLimitStore implements RateLimitStore {
         args.add(Long.toString(Math.max(1, maxWait.toNanos() / 1000)));
         Object reply;
         try {
-            reply = redis.eval(RESERVE, List.of(storeKey), args);
+            reply = redis.eval(RESERVE, keys(storeKey), args);
         } catch (JedisException e) {
             throw new StoreUnavailableException("Redis did not decide for limit '" + policy.name() + "'", e);
         }
@@ -137,13 +140,36 @@ public final class RedisRateLimitStore implements RateLimitStore {
                 Long.toString(p.cost()));
         Object reply;
         try {
-            reply = redis.eval(PEEK, List.of(storeKey), args);
+            reply = redis.eval(PEEK, keys(storeKey), args);
         } catch (JedisException e) {
             throw new StoreUnavailableException("Redis did not answer a peek at limit '" + p.name() + "'", e);
         }
         List<?> r = (List<?>) reply;
         return java.util.Optional.of(
                 Decision.ofMicros((Long) r.get(0) == 1L, (Long) r.get(1), (Long) r.get(2), (Long) r.get(3)));
+    }
+
+    @Override
+    public long credit(LimitPolicy p, String storeKey, long tokens) {
+        List<String> args = List.of(
+                algorithm.keyCode(),
+                Long.toString(p.capacity()),
+                Long.toString(algorithm == Algorithm.TOKEN_BUCKET ? p.refillTokens() : p.capacity()),
+                Long.toString(p.refillPeriodMicros()),
+                Long.toString(tokens));
+        try {
+            return (Long) redis.eval(CREDIT, keys(storeKey), args);
+        } catch (JedisException e) {
+            throw new StoreUnavailableException("Redis did not credit limit '" + p.name() + "'", e);
+        }
+    }
+
+    /**
+     * A script's keys: the bucket, and the client's operator rules beside it (same Cluster slot); a key
+     * without a hash tag (not {@link StoreKeys#of}'s) has no rules.
+     */
+    private static List<String> keys(String storeKey) {
+        return StoreKeys.hasRules(storeKey) ? List.of(storeKey, StoreKeys.rules(storeKey)) : List.of(storeKey);
     }
 
     @Override

@@ -35,6 +35,23 @@ public final class StoreKeys {
         return of(Algorithm.TOKEN_BUCKET, limitName, clientKey);
     }
 
+    /**
+     * The key of the operator's rules (a block, an override) for the client of {@code storeKey}: {@code
+     * tg:op:} and the store key's hash tag, so it lies in the bucket's Cluster slot and one decision
+     * script reads both. One per client of a limit, whatever its algorithm.
+     */
+    public static String rules(String storeKey) {
+        if (!hasRules(storeKey)) {
+            throw new IllegalArgumentException("not a store key: " + storeKey);
+        }
+        return PREFIX + "op:" + storeKey.substring(storeKey.indexOf('{'));
+    }
+
+    /** Whether {@code storeKey} ends in a hash tag, as every key of {@link #of} does, and so has {@link #rules}. */
+    public static boolean hasRules(String storeKey) {
+        return storeKey.endsWith("}") && storeKey.indexOf('{') >= 0;
+    }
+
     /** The store key of {@code clientKey}'s running calls under concurrency limit {@code limitName}: {@code tg:in:{<limit>:<hash>}}. */
     public static String inFlight(String limitName, String clientKey) {
         return PREFIX + "in:{" + limitName + ":" + hash(clientKey) + "}";

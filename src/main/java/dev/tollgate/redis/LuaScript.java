@@ -39,16 +39,29 @@ public final class LuaScript {
         this.sha1 = sha1(source);
     }
 
-    /** Reads {@code dev/tollgate/redis/<name>.lua} from the class path. */
+    /**
+     * Reads {@code dev/tollgate/redis/<name>.lua} from the class path. A line {@code -- #include <part>}
+     * is replaced by {@code <part>.lua} (functions several scripts share, such as the operator's rules).
+     */
     public static LuaScript named(String name) {
+        LuaScript script = new LuaScript(
+                name,
+                INCLUDE.matcher(resource(name))
+                        .replaceAll(m -> java.util.regex.Matcher.quoteReplacement(resource(m.group(1)))));
+        ALL.add(script);
+        return script;
+    }
+
+    private static final java.util.regex.Pattern INCLUDE =
+            java.util.regex.Pattern.compile("(?m)^-- #include ([a-z-]+)\\n");
+
+    private static String resource(String name) {
         String resource = name + ".lua";
         try (InputStream in = LuaScript.class.getResourceAsStream(resource)) {
             if (in == null) {
                 throw new IllegalStateException("missing script resource dev/tollgate/redis/" + resource);
             }
-            LuaScript script = new LuaScript(name, new String(in.readAllBytes(), StandardCharsets.UTF_8));
-            ALL.add(script);
-            return script;
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read script " + resource, e);
         }

@@ -6,6 +6,7 @@
 -- ARGV[1]  the limit: calls (times their cost) per window, 1..2^53
 -- ARGV[2]  the window, in microseconds, 1..2^53
 -- ARGV[3]  cost of this call, 1..limit
+-- KEYS[2]  the client's operator rules (operator.lua), optional
 -- Returns  {allowed 1|0, left in this window, retry-after us, until the window ends us, when the window
 --          ends (us): what fixed-window-refund.lua takes to give an admitted call back}
 local MAX = 9007199254740992 -- 2^53: every count and time here stays exact in Lua's doubles
@@ -13,6 +14,7 @@ local function whole(v, lo, hi)
   local n = tonumber(v)
   if n and n == math.floor(n) and n >= lo and n <= hi then return n end
 end
+-- #include operator
 local key = KEYS[1]
 local limit = whole(ARGV[1], 1, MAX)
 local window = whole(ARGV[2], 1, MAX)
@@ -23,6 +25,13 @@ end
 
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000000 + tonumber(t[2])
+-- Operator rules (operator.lua, KEYS[2]): a block denies for its rest; an override replaces the limit
+-- and the window.
+local blocked, override_left, _
+blocked, override_left, limit, _, window = operator_rules(KEYS[2], now, limit, limit, window)
+if blocked then return {0, 0, blocked, blocked, 0} end
+if cost > limit then return {0, 0, override_left, override_left, 0} end
+-- End of operator rules.
 
 local state = redis.call('HMGET', key, 'e', 'n')
 local e = tonumber(state[1])
@@ -39,7 +48,7 @@ local ends_in = e - now
 
 if n + cost > limit then
   -- A lowered limit can leave more spent than it allows: nothing is left, never less.
-  return {0, math.max(0, limit - n), ends_in, ends_in, e}
+  return {0, math.max(0, limit - n), operator_retry(ends_in, override_left), ends_in, e}
 end
 n = n + cost
 redis.call('HSET', key, 'e', string.format('%d', e), 'n', string.format('%d', n))

@@ -6,12 +6,14 @@
 -- ARGV[3]  tokens added per period (token bucket; 0: never refills), 0..2^53
 -- ARGV[4]  the period or window, in microseconds, 1..2^53
 -- ARGV[5]  cost of one call, 1..capacity
+-- KEYS[2]  the client's operator rules (operator.lua), optional: a block or an override as a call meets it
 -- Returns  {would allow 1|0, whole tokens left, retry-after us, until-full us}; -1 means never.
 local MAX = 9007199254740992
 local function whole(v, lo, hi)
   local n = tonumber(v)
   if n and n == math.floor(n) and n >= lo and n <= hi then return n end
 end
+-- #include operator
 local key = KEYS[1]
 local kind = ARGV[1]
 local capacity = whole(ARGV[2], 1, MAX)
@@ -23,9 +25,17 @@ if not (capacity and refill and period and cost and (kind == 'tb' or kind == 'fw
 end
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000000 + tonumber(t[2])
+-- Operator rules (operator.lua), as the algorithm's script applies them.
+local blocked, override_left
+blocked, override_left, capacity, refill, period = operator_rules(KEYS[2], now, capacity, refill, period)
+if kind ~= 'tb' then refill = capacity end
+if kind == 'sw' then capacity = math.min(capacity, 10000) end
+if blocked then return {0, 0, blocked, blocked} end
+if cost > capacity then return {0, 0, override_left, override_left} end
+-- End of operator rules.
 
 if kind == 'tb' then
-  local state = redis.call('HMGET', key, 'tokens', 'ts')
+  local state = redis.call('HMGET', key, 't', 's')
   local tokens = tonumber(state[1])
   local ts = tonumber(state[2])
   if not (tokens and ts and tokens >= 0 and tokens <= MAX and ts >= 0 and ts <= MAX) then
@@ -42,7 +52,8 @@ if kind == 'tb' then
     if refill == 0 then return -1 end
     return math.min(MAX, ahead + math.ceil((n - tokens) * period / refill))
   end
-  return {tokens >= cost and 1 or 0, math.floor(tokens), until_holding(cost), until_holding(capacity)}
+  return {tokens >= cost and 1 or 0, math.floor(tokens), operator_retry(until_holding(cost), override_left),
+    until_holding(capacity)}
 end
 
 if kind == 'fw' then
@@ -54,7 +65,7 @@ if kind == 'fw' then
   end
   local ends_in = e - now
   if n + cost > capacity then
-    return {0, math.max(0, capacity - n), ends_in, ends_in}
+    return {0, math.max(0, capacity - n), operator_retry(ends_in, override_left), ends_in}
   end
   return {1, capacity - n, 0, ends_in}
 end
@@ -69,6 +80,7 @@ local empty_in = tonumber(last[2]) + period - now
 if count + cost > capacity then
   local k = count + cost - capacity
   local kth = redis.call('ZRANGEBYSCORE', key, '(' .. from, '+inf', 'WITHSCORES', 'LIMIT', k - 1, 1)
-  return {0, math.max(0, capacity - count), tonumber(kth[2]) + period - now, empty_in}
+  return {0, math.max(0, capacity - count), operator_retry(tonumber(kth[2]) + period - now, override_left),
+    empty_in}
 end
 return {1, capacity - count, 0, empty_in}

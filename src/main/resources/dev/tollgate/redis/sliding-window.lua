@@ -8,6 +8,7 @@
 -- ARGV[1]  the limit: calls (times their cost) per window, 1..10000
 -- ARGV[2]  the window, in microseconds, 1..2^53
 -- ARGV[3]  cost of this call, 1..min(limit, 1000)
+-- KEYS[2]  the client's operator rules (operator.lua), optional; an override's limit is at most 10,000 too
 -- Returns  {allowed 1|0, left in the window, retry-after us, until the window is empty us, the admitted
 --          call's stamp (us; 0 when denied): what sliding-window-refund.lua takes to give it back}
 local MAX = 9007199254740992 -- 2^53: every time here stays exact in Lua's doubles
@@ -15,6 +16,7 @@ local function whole(v, lo, hi)
   local n = tonumber(v)
   if n and n == math.floor(n) and n >= lo and n <= hi then return n end
 end
+-- #include operator
 local key = KEYS[1]
 local limit = whole(ARGV[1], 1, 10000)
 local window = whole(ARGV[2], 1, MAX)
@@ -25,6 +27,14 @@ end
 
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000000 + tonumber(t[2])
+-- Operator rules (operator.lua, KEYS[2]): a block denies for its rest; an override replaces the limit
+-- and the window.
+local blocked, override_left, _
+blocked, override_left, limit, _, window = operator_rules(KEYS[2], now, limit, limit, window)
+if blocked then return {0, 0, blocked, blocked, 0} end
+if cost > limit then return {0, 0, override_left, override_left, 0} end
+limit = math.min(limit, 10000)
+-- End of operator rules.
 
 -- An entry admitted at s counts for calls in (s - window, s]: at s + window it has left. One dated
 -- more than a window ahead (a clock that stepped back that far, state Tollgate did not write) would
@@ -40,7 +50,8 @@ if count + cost > limit then
   -- limit can leave more entries than it allows: nothing is left, never less.
   local k = count + cost - limit
   local kth = redis.call('ZRANGE', key, k - 1, k - 1, 'WITHSCORES')
-  return {0, math.max(0, limit - count), tonumber(kth[2]) + window - now, newest + window - now, 0}
+  return {0, math.max(0, limit - count), operator_retry(tonumber(kth[2]) + window - now, override_left),
+    newest + window - now, 0}
 end
 
 -- Times only grow, so members stay unique even when two calls read the same microsecond or the clock

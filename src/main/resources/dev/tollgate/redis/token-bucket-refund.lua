@@ -6,23 +6,32 @@
 -- KEYS[1]  the bucket (see token-bucket.lua)
 -- ARGV[1]  capacity, 1..2^53
 -- ARGV[2]  tokens to give back, 1..capacity
+-- KEYS[2]  the client's operator rules (operator.lua), optional: an override's capacity is the cap
 -- Returns  whole tokens in the bucket after the refund (as of its stored instant), or -1 when it is gone
 local MAX = 9007199254740992
 local function whole(v, lo, hi)
   local n = tonumber(v)
   if n and n == math.floor(n) and n >= lo and n <= hi then return n end
 end
+-- #include operator
 local key = KEYS[1]
 local capacity = whole(ARGV[1], 1, MAX)
 local cost = capacity and whole(ARGV[2], 1, capacity)
 if not (capacity and cost) then
   return redis.error_reply('ERR tollgate token-bucket-refund: bad arguments ' .. table.concat(ARGV, ' '))
 end
-local tokens = tonumber(redis.call('HGET', key, 'tokens'))
+local tokens = tonumber(redis.call('HGET', key, 't'))
+-- Operator rules (operator.lua): the capacity of an override in force.
+if KEYS[2] then
+  local t = redis.call('TIME')
+  local _, _, c = operator_rules(KEYS[2], tonumber(t[1]) * 1000000 + tonumber(t[2]), capacity, 0, 1)
+  capacity = c
+end
+-- End of operator rules.
 -- State Tollgate cannot have written is left to the next decision, which starts it afresh.
 if not (tokens and tokens >= 0 and tokens <= MAX) then
   return -1
 end
 tokens = math.min(capacity, tokens + cost)
-redis.call('HSET', key, 'tokens', string.format('%.17g', tokens))
+redis.call('HSET', key, 't', string.format('%.17g', tokens))
 return math.floor(tokens)

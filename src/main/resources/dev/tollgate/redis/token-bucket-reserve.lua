@@ -5,7 +5,8 @@
 -- waiters are spaced as the limit allows and never wake together. token-bucket.lua reads the same
 -- state: a state ahead of now mints nothing until then, and one up to r is owed, not rebased. The
 -- bucket so owes at most what refills within the longest maxWait of its callers.
--- KEYS[1]  the bucket: hash {tokens, ts (us), r (us)}
+-- KEYS[1]  the bucket: hash {t = tokens, s = their instant (us), r (us)} (see token-bucket.lua)
+-- KEYS[2]  the client's operator rules (operator.lua), optional
 -- ARGV[1]  capacity, 1..2^53
 -- ARGV[2]  tokens added per period, 0..2^53 (0: the bucket never refills, and nothing can be waited for)
 -- ARGV[3]  the period, in microseconds, 1..2^53
@@ -19,6 +20,7 @@ local function whole(v, lo, hi)
   local n = tonumber(v)
   if n and n == math.floor(n) and n >= lo and n <= hi then return n end
 end
+-- #include operator
 local key = KEYS[1]
 local capacity = whole(ARGV[1], 1, MAX)
 local refill = whole(ARGV[2], 0, MAX)
@@ -31,12 +33,19 @@ end
 
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000000 + tonumber(t[2])
+-- Operator rules (operator.lua, KEYS[2]): a block denies for its rest; an override replaces the policy.
+local blocked, override_left
+blocked, override_left, capacity, refill, period = operator_rules(KEYS[2], now, capacity, refill, period)
+if blocked then return {0, 0, blocked, blocked} end
+if cost > capacity then return {0, 0, override_left, override_left} end
+-- End of operator rules.
 
-local state = redis.call('HMGET', key, 'tokens', 'ts', 'r')
+local state = redis.call('HMGET', key, 't', 's', 'r')
 local tokens = tonumber(state[1])
 local ts = tonumber(state[2])
 local reserved = tonumber(state[3])
-if not (tokens and ts and tokens >= 0 and tokens <= MAX and ts >= 0 and ts <= MAX) then
+local fresh = not (tokens and ts and tokens >= 0 and tokens <= MAX and ts >= 0 and ts <= MAX)
+if fresh then
   tokens = capacity
   ts = now
 end
@@ -85,17 +94,21 @@ local function until_holding(n)
 end
 
 local full_in = until_holding(capacity)
-if allowed == 0 then wait = until_holding(cost) end
+if allowed == 0 then wait = operator_retry(until_holding(cost), override_left) end
 
+if fresh and allowed == 1 then
+  redis.call('DEL', key)
+end
 if reserving then
-  redis.call('HSET', key, 'tokens', string.format('%.17g', tokens), 'ts', string.format('%d', ts),
+  redis.call('HSET', key, 't', string.format('%.17g', tokens), 's', string.format('%d', ts),
     'r', string.format('%d', ts))
 elseif allowed == 1 or rebased then
-  redis.call('HSET', key, 'tokens', string.format('%.17g', tokens), 'ts', string.format('%d', ts))
+  redis.call('HSET', key, 't', string.format('%.17g', tokens), 's', string.format('%d', ts))
 end
-if full_in < 0 then
+local life = operator_life(full_in, override_left, ARGV)
+if life < 0 then
   redis.call('PERSIST', key)
 else
-  redis.call('PEXPIRE', key, string.format('%d', math.ceil(full_in / 1000) + 1000))
+  redis.call('PEXPIRE', key, string.format('%d', math.ceil(life / 1000) + 1000))
 end
 return {allowed, math.floor(tokens), wait, full_in}

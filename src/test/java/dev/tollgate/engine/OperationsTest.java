@@ -97,7 +97,7 @@ class OperationsTest {
         }
     }
 
-    private static void awaitListening(Tollgate t) throws InterruptedException {
+    static void awaitListening(Tollgate t) throws InterruptedException {
         long deadline = System.nanoTime() + 5_000_000_000L;
         while (!((Operations) t.admin()).listening() && System.nanoTime() < deadline) {
             Thread.sleep(10);

@@ -64,7 +64,7 @@ class ShadowLimitsTest {
             assertEquals(7, told("api:would_deny"));
             try (Jedis admin = redis.admin()) {
                 String key = StoreKeys.of("api", "10.0.0.1");
-                assertEquals(0.0, Double.parseDouble(admin.hget(key, "tokens")), 0.01, "the bucket in Redis is spent");
+                assertEquals(0.0, Double.parseDouble(admin.hget(key, "t")), 0.01, "the bucket in Redis is spent");
             }
         }
     }

@@ -357,7 +357,7 @@ class RedisOutageTest {
 
     private static long tokensLeft(String limit) {
         try (Jedis j = redis.admin()) {
-            return (long) Double.parseDouble(j.hget(StoreKeys.of(limit, "k"), "tokens"));
+            return (long) Double.parseDouble(j.hget(StoreKeys.of(limit, "k"), "t"));
         }
     }
 

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.tollgate.Decision;
 import dev.tollgate.LimitPolicy;
+import jakarta.ws.rs.core.Response;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -39,6 +40,23 @@ class RateLimitResponsesTest {
                 new RateLimitResponses.Applied(quota, Decision.ofMicros(true, 10, 0, -1)));
         assertEquals("\"api\";q=100;w=10, \"daily\";q=1000", RateLimitResponses.policyField(applied));
         assertEquals("\"api\";r=99;t=1, \"daily\";r=10", RateLimitResponses.rateLimitField(applied));
+    }
+
+    /** A limit that fails closed answers 503; a local fallback's bucket, degraded too, denies with a 429. */
+    @Test
+    void failClosedIs503AndALocalFallbacksDenialIs429WithItsBucketsRetryAfter() {
+        Response closed =
+                RateLimitResponses.rejected(List.of(new RateLimitResponses.Applied(api, Decision.degraded(false))));
+        assertEquals(503, closed.getStatus());
+        assertEquals(1L, closed.getHeaders().getFirst("Retry-After"));
+        Decision local = new Decision(false, 0, Duration.ofMillis(1500), Duration.ofSeconds(10), true);
+        Response denied = RateLimitResponses.rejected(List.of(new RateLimitResponses.Applied(api, local)));
+        assertEquals(429, denied.getStatus());
+        assertEquals(2L, denied.getHeaders().getFirst("Retry-After"), "the local bucket's 1.5 s, rounded up");
+        Response both = RateLimitResponses.rejected(List.of(
+                new RateLimitResponses.Applied(api, local),
+                new RateLimitResponses.Applied(LimitPolicy.quota("daily", 10), Decision.degraded(false))));
+        assertEquals(503, both.getStatus(), "a limit that fails closed is named first");
     }
 
     /** 5,000,000 per 30 days overflowed a multiplyExact in every response: a 500 instead of the fields. */

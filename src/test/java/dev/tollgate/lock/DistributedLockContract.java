@@ -8,15 +8,19 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.tollgate.LockAdmin;
+import dev.tollgate.LockHold;
 import dev.tollgate.LockLost;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -212,11 +216,68 @@ public abstract class DistributedLockContract {
     }
 
     @Test
-    void tokensAre16RandomBytesInHex() {
+    void tokensAre16RandomBytesInHexThenTheHoldersName() {
         HeldLock a = (HeldLock) acquire(freshName(), Duration.ofSeconds(10));
         HeldLock b = (HeldLock) acquire(freshName(), Duration.ofSeconds(10));
-        assertTrue(a.token().matches("[0-9a-f]{32}"), a.token());
+        assertTrue(a.token().matches("[0-9a-f]{32}:" + Pattern.quote(LockNames.thisProcess())), a.token());
         assertNotEquals(a.token(), b.token());
+    }
+
+    private LockAdmin admin() {
+        return (LockAdmin) lock();
+    }
+
+    private Optional<LockHold> heldAs(String name) {
+        return admin().held().stream().filter(h -> h.name().equals(name)).findFirst();
+    }
+
+    @Test
+    void heldListsTheHolderItsFencingTokenAndTimeLeftButNeverItsSecret() {
+        String name = freshName();
+        HeldLock held = (HeldLock) acquire(name, Duration.ofSeconds(30));
+        LockHold hold = heldAs(name).orElseThrow(() -> new AssertionError(name + " not in " + admin().held()));
+        assertEquals(new LockHold(name, LockNames.thisProcess(), held.fencingToken(), hold.timeLeft()), hold);
+        assertTrue(
+                hold.timeLeft().compareTo(Duration.ZERO) > 0 && hold.timeLeft().compareTo(Duration.ofSeconds(30)) <= 0,
+                "time left " + hold.timeLeft());
+        assertFalse(hold.toString().contains(held.token().substring(0, 32)), "the secret is never shown");
+        assertTrue(held.release());
+        assertEquals(Optional.empty(), heldAs(name), "a released lock is not held");
+    }
+
+    @Test
+    void forcedReleaseLetsTheNextHolderInAboveTheOldFencingTokenAndTheOldHolderFindsItTaken() {
+        String name = freshName();
+        LockHandle stuck = acquire(name, Duration.ofSeconds(30));
+        assertTrue(admin().forceRelease(name));
+        assertEquals(Optional.empty(), heldAs(name));
+        LockHandle next = acquire(name, Duration.ofSeconds(30));
+        assertTrue(next.fencingToken() > stuck.fencingToken(), next + " after " + stuck);
+        assertFalse(stuck.extend(Duration.ofSeconds(30)), "the old holder's token no longer holds it");
+        assertEquals(List.of(new LockLost(name, stuck.fencingToken(), LockLost.Reason.TAKEN)), lostFor(name));
+        assertFalse(stuck.release(), "nor releases the next holder's lock");
+        assertTrue(next.extend(Duration.ofSeconds(30)), "the next holder keeps it");
+        assertTrue(next.release());
+    }
+
+    @Test
+    void forcedReleaseByFencingTokenLeavesALaterHolderAlone() {
+        String name = freshName();
+        LockHandle first = acquire(name, Duration.ofSeconds(30));
+        assertTrue(first.release());
+        LockHandle second = acquire(name, Duration.ofSeconds(30));
+        assertFalse(admin().forceRelease(name, first.fencingToken()), "the holder the operator saw has gone");
+        assertTrue(second.extend(Duration.ofSeconds(30)));
+        assertTrue(admin().forceRelease(name, second.fencingToken()));
+        assertFalse(second.release());
+    }
+
+    @Test
+    void forcedReleaseOfAFreeLockReleasesNothing() {
+        String name = freshName();
+        assertFalse(admin().forceRelease(name));
+        assertFalse(admin().forceRelease(name, 1));
+        assertThrows(IllegalArgumentException.class, () -> admin().forceRelease("no spaces"));
     }
 
     @Test

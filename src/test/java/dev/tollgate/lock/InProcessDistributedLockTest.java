@@ -14,7 +14,10 @@ class InProcessDistributedLockTest extends DistributedLockContract {
     private final DrivenScheduler scheduler = new DrivenScheduler(clock);
     private final List<LockLost> lost = new CopyOnWriteArrayList<>();
     private final InProcessDistributedLock lock = new InProcessDistributedLock(
-            clock::get, new Keeper(() -> scheduler, lost::add, () -> clock.get() * 1000), Duration.ofSeconds(1));
+            clock::get,
+            new Keeper(() -> scheduler, lost::add, () -> clock.get() * 1000),
+            Duration.ofSeconds(1),
+            LockNames.thisProcess());
 
     @Override
     protected DistributedLock lock() {

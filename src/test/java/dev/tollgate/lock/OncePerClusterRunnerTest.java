@@ -124,7 +124,10 @@ class OncePerClusterRunnerTest {
         DrivenScheduler scheduler = new DrivenScheduler(micros);
         List<LockLost> lost = new ArrayList<>();
         InProcessDistributedLock kept = new InProcessDistributedLock(
-                micros::get, new Keeper(() -> scheduler, lost::add, () -> micros.get() * 1000), Duration.ofSeconds(1));
+                micros::get,
+                new Keeper(() -> scheduler, lost::add, () -> micros.get() * 1000),
+                Duration.ofSeconds(1),
+                "runner-test");
         OncePerClusterRunner keeping = new OncePerClusterRunner(kept, metrics, () -> micros.get() * 1000);
         List<Acquisition> duringTheJob = new ArrayList<>();
         JobRun run = keeping.run(LockSpec.of("export", Duration.ofSeconds(10)).keptAlive(), () -> {
@@ -150,7 +153,8 @@ class OncePerClusterRunnerTest {
         InProcessDistributedLock kept = new InProcessDistributedLock(
                 micros::get,
                 new Keeper(() -> scheduler, LockLostListener.NONE, () -> micros.get() * 1000),
-                Duration.ofSeconds(1));
+                Duration.ofSeconds(1),
+                "runner-test");
         OncePerClusterRunner keeping = new OncePerClusterRunner(kept, metrics, () -> micros.get() * 1000);
         LockSpec spec = new LockSpec("export", Duration.ofSeconds(30), Duration.ofSeconds(10), true);
         keeping.run(spec, () -> {

@@ -1,9 +1,11 @@
 package dev.tollgate.lock;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.tollgate.LockHold;
 import dev.tollgate.LockLost;
 import dev.tollgate.redis.GuardedRedis;
 import dev.tollgate.redis.RedisClients;
@@ -22,6 +24,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import redis.clients.jedis.Jedis;
+import redis.clients.jedis.params.SetParams;
 import redis.clients.jedis.util.JedisClusterCRC16;
 
 class RedisDistributedLockTest extends DistributedLockContract {
@@ -79,6 +82,37 @@ class RedisDistributedLockTest extends DistributedLockContract {
             assertEquals(-1, j.pttl(fenceKey), "the last token never expires, so tokens never repeat");
         }
         assertEquals(JedisClusterCRC16.getSlot(lockKey), JedisClusterCRC16.getSlot(fenceKey));
+    }
+
+    @Test
+    void forcedReleaseKeepsFencingSafeTheOldHoldersStaleWriteIsRefused() {
+        String name = freshName();
+        link.jedis().del(FencedResource.KEY, FencedResource.LAST_TOKEN);
+        LockHandle stuck = acquire(name, Duration.ofSeconds(30));
+        assertTrue(FencedResource.write(link.jedis(), "stuck-1", stuck, true));
+        assertTrue(lock.forceRelease(name));
+        LockHandle next = acquire(name, Duration.ofSeconds(30));
+        assertTrue(FencedResource.write(link.jedis(), "next", next, true));
+        assertFalse(FencedResource.write(link.jedis(), "stuck-2", stuck, true), "the old holder's write is refused");
+        assertEquals("next", FencedResource.read(link.jedis()));
+        assertTrue(next.release());
+    }
+
+    @Test
+    void aLockKeyWithoutAHoldersNameIsListedWithAnEmptyHolder() {
+        String name = freshName();
+        try (Jedis j = redis.admin()) {
+            j.set(
+                    "tollgate:lock:{" + name + "}",
+                    "0123456789abcdef0123456789abcdef",
+                    SetParams.setParams().px(20_000));
+        }
+        LockHold hold = lock.held().stream()
+                .filter(h -> h.name().equals(name))
+                .findFirst()
+                .orElseThrow();
+        assertEquals("", hold.holder());
+        assertTrue(lock.forceRelease(name));
     }
 
     @Test

@@ -45,7 +45,7 @@ class RedisAllOrNothingTest extends AllOrNothingContract {
     @Override
     protected String storedTokens(String storeKey) {
         try (Jedis j = redis.admin()) {
-            return j.hget(storeKey, "tokens");
+            return j.hget(storeKey, "t");
         }
     }
 }

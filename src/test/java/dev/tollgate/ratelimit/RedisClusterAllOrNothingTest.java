@@ -45,7 +45,7 @@ class RedisClusterAllOrNothingTest extends AllOrNothingContract {
     @Override
     protected String storedTokens(String storeKey) {
         try (Jedis j = cluster.admin(cluster.ownerOf(storeKey))) {
-            return j.hget(storeKey, "tokens");
+            return j.hget(storeKey, "t");
         }
     }
 }

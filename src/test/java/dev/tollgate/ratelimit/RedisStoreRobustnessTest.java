@@ -133,7 +133,7 @@ class RedisStoreRobustnessTest {
                     default -> ts;
                 };
         try (Jedis j = redis.admin()) {
-            j.hset(key, Map.of("tokens", tokens, "ts", stamp));
+            j.hset(key, Map.of("t", tokens, "s", stamp));
         }
         Decision d = bucket.tryConsume(p, key);
         assertTrue(d.remaining() >= 0 && d.remaining() <= 3, d.toString());

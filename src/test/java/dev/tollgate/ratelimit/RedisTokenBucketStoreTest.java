@@ -92,13 +92,27 @@ class RedisTokenBucketStoreTest extends TokenBucketStoreContract {
         String key = freshKey();
         String future = Long.toString(redis.timeMicros() + 60_000_000);
         try (Jedis j = redis.admin()) {
-            j.hset(key, Map.of("tokens", "0", "ts", future));
+            j.hset(key, Map.of("t", "0", "s", future));
             assertFalse(store.tryConsume(p, key).allowed(), "a minute 'ahead' refills nothing");
-            j.hset(key, Map.of("tokens", "1", "ts", future));
+            j.hset(key, Map.of("t", "1", "s", future));
             Decision d = store.tryConsume(p, key);
             assertTrue(d.allowed());
             assertEquals(0, d.remaining());
-            assertEquals(future, j.hget(key, "ts"), "the later instant is kept, so no interval is credited twice");
+            assertEquals(future, j.hget(key, "s"), "the later instant is kept, so no interval is credited twice");
+        }
+    }
+
+    /** An older Tollgate's hash ({tokens, ts}) or another writer's fields: a fresh bucket, written alone. */
+    @Test
+    void freshBucketDropsTheFieldsItDidNotWrite() {
+        LimitPolicy p = new LimitPolicy("redis", 5, 1, Duration.ofMinutes(1), 1);
+        String key = freshKey();
+        try (Jedis j = redis.admin()) {
+            j.hset(key, Map.of("tokens", "0", "ts", Long.toString(redis.timeMicros())));
+            Decision d = store.tryConsume(p, key);
+            assertTrue(d.allowed(), "the old fields are not this version's state: " + d);
+            assertEquals(4, d.remaining());
+            assertEquals(java.util.Set.of("t", "s"), j.hkeys(key));
         }
     }
 
@@ -108,7 +122,7 @@ class RedisTokenBucketStoreTest extends TokenBucketStoreContract {
         LimitPolicy p = new LimitPolicy("redis", 5, 1, Duration.ofMillis(100), 1);
         String key = freshKey();
         try (Jedis j = redis.admin()) {
-            j.hset(key, Map.of("tokens", "0", "ts", Long.toString(redis.timeMicros() + 315_360_000_000_000L)));
+            j.hset(key, Map.of("t", "0", "s", Long.toString(redis.timeMicros() + 315_360_000_000_000L)));
         }
         Decision denied = store.tryConsume(p, key);
         assertFalse(denied.allowed());

@@ -56,8 +56,8 @@ public class TrafficIT {
         assertEquals(100, Load.count(replies, 200));
         assertEquals(900, Load.count(replies, 429));
         try (Jedis j = redis.admin()) {
-            assertEquals("200", j.hget(StoreKeys.of("demo-multi-day", client), "tokens"));
-            assertEquals("0", j.hget(StoreKeys.of("demo-multi-burst", client), "tokens"));
+            assertEquals("200", j.hget(StoreKeys.of("demo-multi-day", client), "t"));
+            assertEquals("0", j.hget(StoreKeys.of("demo-multi-burst", client), "t"));
         }
         for (Reply r : replies) {
             if (r.status() == 200) {

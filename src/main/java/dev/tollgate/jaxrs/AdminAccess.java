@@ -1,0 +1,56 @@
+package dev.tollgate.jaxrs;
+
+import dev.tollgate.cdi.TollgateRuntime;
+import dev.tollgate.config.AdminSettings;
+import dev.tollgate.engine.Tollgate;
+import jakarta.ws.rs.ForbiddenException;
+import jakarta.ws.rs.NotAuthorizedException;
+import jakarta.ws.rs.NotFoundException;
+import jakarta.ws.rs.core.Response;
+import jakarta.ws.rs.core.SecurityContext;
+import java.util.logging.Logger;
+
+/**
+ * Who may operate Tollgate over HTTP, for every operator resource alike: nobody unless {@code
+ * tollgate.admin.enabled=true} (404), then only an authenticated caller (401) in {@code
+ * tollgate.admin.role} (403). And the one audit line of each change.
+ */
+final class AdminAccess {
+
+    private static final Logger AUDIT = Logger.getLogger(AdminResource.class.getName());
+
+    private AdminAccess() {}
+
+    /** The application's Tollgate when the caller may operate it; otherwise the answer says why not. */
+    static Tollgate authorized(TollgateRuntime runtime, SecurityContext security) {
+        Tollgate t = runtime.tollgate();
+        AdminSettings admin = t.settings().admin();
+        if (!admin.enabled()) {
+            throw new NotFoundException();
+        }
+        if (security == null || security.getUserPrincipal() == null) {
+            Response challenge = Response.fromResponse(
+                            problem(401, "Unauthorized", "sign in as a user in role " + admin.role()))
+                    .header("WWW-Authenticate", "Basic realm=\"tollgate\"")
+                    .build();
+            throw new NotAuthorizedException(challenge);
+        }
+        if (!security.isUserInRole(admin.role())) {
+            throw new ForbiddenException(problem(403, "Forbidden", "the admin resource needs role " + admin.role()));
+        }
+        return t;
+    }
+
+    /** Logs {@code "Tollgate audit: <who> <what>"}; {@code what} names no client key, only its hash. */
+    static void audit(SecurityContext security, String what) {
+        String who = security.getUserPrincipal().getName();
+        AUDIT.info(() -> "Tollgate audit: " + who + " " + what);
+    }
+
+    static Response problem(int status, String title, String detail) {
+        return Response.status(status)
+                .type("application/problem+json")
+                .entity(AdminJson.problem(status, title, detail))
+                .build();
+    }
+}

@@ -1,0 +1,69 @@
+package dev.tollgate.jaxrs;
+
+import dev.tollgate.cdi.TollgateRuntime;
+import dev.tollgate.engine.Tollgate;
+import jakarta.enterprise.context.RequestScoped;
+import jakarta.inject.Inject;
+import jakarta.ws.rs.DELETE;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.core.Context;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+import jakarta.ws.rs.core.SecurityContext;
+
+/**
+ * The operator's locks, under the application's path: {@code GET tollgate/admin/locks} (the held ones:
+ * name, holder, fencing token, time left) and {@code DELETE tollgate/admin/locks/{name}[?fencingToken=]}
+ * (force-release it, only from the holder with that fencing token when given). Guarded and audited as
+ * {@link AdminResource}.
+ */
+@Path("tollgate/admin/locks")
+@RequestScoped
+public class LockAdminResource {
+
+    @Inject
+    TollgateRuntime runtime;
+
+    @Context
+    SecurityContext security;
+
+    @GET
+    @Produces(MediaType.APPLICATION_JSON)
+    public Response held() {
+        Tollgate t = AdminAccess.authorized(runtime, security);
+        return Response.ok(ConsoleJson.locks(t.lockAdmin().held()))
+                .header("Cache-Control", "no-store")
+                .build();
+    }
+
+    @DELETE
+    @Path("{name}")
+    @Produces(MediaType.APPLICATION_JSON)
+    public Response forceRelease(@PathParam("name") String name, @QueryParam("fencingToken") String fencingToken) {
+        Tollgate t = AdminAccess.authorized(runtime, security);
+        Long token;
+        try {
+            token = fencingToken == null ? null : Long.valueOf(fencingToken);
+        } catch (NumberFormatException e) {
+            return AdminAccess.problem(400, "Bad Request", "fencingToken must be a whole number");
+        }
+        boolean released;
+        try {
+            released = token == null
+                    ? t.lockAdmin().forceRelease(name)
+                    : t.lockAdmin().forceRelease(name, token);
+        } catch (IllegalArgumentException e) {
+            return AdminAccess.problem(400, "Bad Request", e.getMessage());
+        }
+        String holder = token == null ? "" : " from the holder with fencing token " + token;
+        if (!released) {
+            return AdminAccess.problem(404, "Not Found", "lock '" + name + "' is not held" + holder);
+        }
+        AdminAccess.audit(security, "force-released lock '" + name + "'" + holder);
+        return Response.ok(ConsoleJson.released(name)).build();
+    }
+}
