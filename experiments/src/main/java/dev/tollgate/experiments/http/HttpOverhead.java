@@ -5,6 +5,7 @@ import dev.tollgate.experiments.common.Options;
 import dev.tollgate.experiments.common.Stats;
 import dev.tollgate.ratelimit.Algorithm;
 import dev.tollgate.ratelimit.RedisRateLimitStore;
+import dev.tollgate.ratelimit.StoreKeys;
 import dev.tollgate.redis.LuaScript;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -203,10 +204,14 @@ public final class HttpOverhead {
         }
     }
 
-    /** {@code EVALSHA} of {@code token-bucket.lua} on one connection, with the demo limit's arguments. */
+    /**
+     * {@code EVALSHA} of {@code token-bucket.lua} on one connection, with the demo limit's arguments, on the
+     * keys a decision sends (the bucket and its operator rules).
+     */
     private static final class RawEvalsha implements AutoCloseable {
         private static final LuaScript SCRIPT = RedisRateLimitStore.script(Algorithm.TOKEN_BUCKET);
-        private static final List<String> KEYS = List.of("tg:tb:{http-raw:driver}");
+        private static final List<String> KEYS =
+                RedisRateLimitStore.keys(StoreKeys.of(Algorithm.TOKEN_BUCKET, "http-raw", "driver"));
         private static final List<String> ARGS = List.of("999999999", "999999999", "1000000", "1");
         private final Jedis jedis;
 
