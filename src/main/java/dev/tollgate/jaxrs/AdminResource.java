@@ -31,15 +31,17 @@ import java.time.Duration;
 
 /**
  * The operator's resource and console, under the application's path: {@code tollgate/admin/state} (the
- * limits and what they decided lately), {@code tollgate/admin/limits/{limit}/peek?client=} (a client's
- * bucket, nothing spent), {@code DELETE tollgate/admin/limits/{limit}/clients?client=} (reset it on every
- * server) and {@code tollgate/console} (a page over the state).
+ * limits and what they decided lately), and per client of a limit ({@code ?client=<key>}) under {@code
+ * tollgate/admin/limits/{limit}/}: {@code GET peek} (its bucket, nothing spent), {@code DELETE clients}
+ * (reset it on every server), {@code PATCH clients?credit=} (credit it), {@code GET rules}, {@code
+ * PUT|DELETE override} and {@code PUT|DELETE block} (its override and block, in Redis for every server);
+ * and {@code tollgate/console} (a page over the state).
  *
  * <p>404 unless {@code tollgate.admin.enabled=true}; then 401 without an authenticated caller and 403
  * unless the caller is in {@code tollgate.admin.role} (the application server's security: in Liberty, a
- * user registry and the role's binding in {@code server.xml}). A reset is a {@code DELETE}, which no page
- * of another origin can send with the operator's browser credentials. Every change is logged as one audit
- * line: who, what, which limit and the client's hash (never the client key).
+ * user registry and the role's binding in {@code server.xml}). Every change is a {@code DELETE}, {@code
+ * PUT} or {@code PATCH}, which no page of another origin can send with the operator's browser credentials,
+ * and is logged as one audit line: who, what, which limit and the client's hash (never the client key).
  */
 @Path("tollgate")
 @RequestScoped
@@ -66,18 +68,10 @@ public class AdminResource {
     @Produces(MediaType.APPLICATION_JSON)
     public Response peek(@PathParam("limit") String limit, @QueryParam("client") String client) {
         Tollgate t = authorized();
-        if (client == null) {
-            return problem(400, "Bad Request", "the client key is required: ?client=<key>");
-        }
-        try {
-            return Response.ok(AdminJson.peek(
-                            limit, StoreKeys.clientHash(client), t.admin().peek(limit, client)))
-                    .build();
-        } catch (TollgateConfigException e) {
-            return problem(404, "Not Found", e.getMessage());
-        } catch (UnsupportedOperationException e) {
-            return problem(501, "Not Implemented", e.getMessage());
-        }
+        return operate(
+                client,
+                () -> AdminJson.peek(
+                        limit, StoreKeys.clientHash(client), t.admin().peek(limit, client)));
     }
 
     @DELETE
@@ -85,17 +79,11 @@ public class AdminResource {
     @Produces(MediaType.APPLICATION_JSON)
     public Response reset(@PathParam("limit") String limit, @QueryParam("client") String client) {
         Tollgate t = authorized();
-        if (client == null) {
-            return problem(400, "Bad Request", "the client key is required: ?client=<key>");
-        }
-        String hash = StoreKeys.clientHash(client);
-        try {
+        return operate(client, () -> {
             boolean had = t.admin().reset(limit, client);
             audit("reset", limit, client, had ? "" : " (it had no state)");
-            return Response.ok(AdminJson.reset(limit, hash, had)).build();
-        } catch (TollgateConfigException e) {
-            return problem(404, "Not Found", e.getMessage());
-        }
+            return AdminJson.reset(limit, StoreKeys.clientHash(client), had);
+        });
     }
 
     @PATCH
