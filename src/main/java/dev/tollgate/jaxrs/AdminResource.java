@@ -5,7 +5,6 @@ import dev.tollgate.ClientRules;
 import dev.tollgate.TollgateConfigException;
 import dev.tollgate.cdi.TollgateRuntime;
 import dev.tollgate.core.Durations;
-import dev.tollgate.core.StoreUnavailableException;
 import dev.tollgate.engine.Tollgate;
 import dev.tollgate.ratelimit.Algorithm;
 import dev.tollgate.ratelimit.StoreKeys;
@@ -190,7 +189,8 @@ public class AdminResource {
 
     /**
      * Runs an operator's request on {@code client}'s bucket: 400 without a client or with a bad value, 404
-     * for a limit not configured, 501 when the limits are kept in process, 503 when Redis cannot be asked.
+     * for a limit not configured, 501 when the limits are kept in process; when Redis cannot be asked, the
+     * {@link StoreUnavailableMapper}'s 503.
      */
     private static Response operate(String client, java.util.function.Supplier<String> action) {
         if (client == null) {
@@ -204,8 +204,6 @@ public class AdminResource {
             return problem(501, "Not Implemented", e.getMessage());
         } catch (IllegalArgumentException e) {
             return problem(400, "Bad Request", e.getMessage());
-        } catch (StoreUnavailableException e) {
-            return problem(503, "Service Unavailable", e.getMessage());
         }
     }
 
