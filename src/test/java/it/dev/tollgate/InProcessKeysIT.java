@@ -12,7 +12,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * A Liberty server without {@code tollgate.redis.url} (limits in process) and the key modes a user
- * configures, each met through HTTP: {@code principal} ({@code anonymous} for everyone unauthenticated),
+ * configures, each met through HTTP: {@code principal} (the signed-in user, {@code anonymous} for everyone
+ * unauthenticated),
  * {@code global}, {@code header:<Name>} with the 512-character cut, and {@code tollgate.http.limits}
  * beside an annotation. Each limit's bucket says whose it is by its {@code RateLimit} remaining count.
  */
@@ -116,6 +117,27 @@ class InProcessKeysIT {
                         status("/demo/hello", "X-Forwarded-For", "10.40.1.3"),
                         status("/demo/hello", "X-Forwarded-For", "10.40.1.4")),
                 "four addresses, one unauthenticated principal: anonymous");
+    }
+
+    @Test
+    void anAuthenticatedCallerHasABucketOfItsOwnFromEveryAddress() throws Exception {
+        String operator = basic("operator", "tollgate-demo");
+        String viewer = basic("viewer", "viewer-demo");
+        assertEquals(
+                List.of(200, 200, 200, 429, 200),
+                List.of(
+                        status("/demo/hello", "X-Forwarded-For", "10.40.4.1", "Authorization", operator),
+                        status("/demo/hello", "X-Forwarded-For", "10.40.4.2", "Authorization", operator),
+                        status("/demo/hello", "X-Forwarded-For", "10.40.4.3", "Authorization", operator),
+                        status("/demo/hello", "X-Forwarded-For", "10.40.4.4", "Authorization", operator),
+                        status("/demo/hello", "X-Forwarded-For", "10.40.4.1", "Authorization", viewer)),
+                "principal: the signed-in user's bucket (3), whatever the address; another user has their own");
+    }
+
+    private static String basic(String user, String password) {
+        return "Basic "
+                + java.util.Base64.getEncoder()
+                        .encodeToString((user + ":" + password).getBytes(java.nio.charset.StandardCharsets.UTF_8));
     }
 
     @Test
