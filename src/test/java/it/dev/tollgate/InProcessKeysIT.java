@@ -68,6 +68,39 @@ class InProcessKeysIT {
     }
 
     @Test
+    void anOperatorsPeekCreditOverrideAndBlockAnswer501InProcess() throws Exception {
+        String operator = "Basic " + java.util.Base64.getEncoder().encodeToString("operator:tollgate-demo".getBytes());
+        String base = "/tollgate/admin/limits/demo/";
+        for (String[] request : new String[][] {
+            {"GET", base + "peek?client=x"},
+            {"GET", base + "rules?client=x"},
+            {"PATCH", base + "clients?client=x&credit=1"},
+            {"PUT", base + "override?client=x&capacity=5&refill-tokens=5&for=1m"},
+            {"PUT", base + "block?client=x&for=1m"},
+            {"DELETE", base + "block?client=x"}
+        }) {
+            HttpResponse<String> r = java.net.http.HttpClient.newHttpClient()
+                    .send(
+                            java.net.http.HttpRequest.newBuilder(java.net.URI.create(server.baseUrl() + request[1]))
+                                    .method(request[0], java.net.http.HttpRequest.BodyPublishers.noBody())
+                                    .header("Authorization", operator)
+                                    .build(),
+                            HttpResponse.BodyHandlers.ofString());
+            assertEquals(501, r.statusCode(), request[0] + " " + request[1] + ": " + r.body());
+            assertTrue(r.body().contains("kept in this server's memory"), r.body());
+        }
+        HttpResponse<String> reset = java.net.http.HttpClient.newHttpClient()
+                .send(
+                        java.net.http.HttpRequest.newBuilder(
+                                        java.net.URI.create(server.baseUrl() + base + "clients?client=x"))
+                                .DELETE()
+                                .header("Authorization", operator)
+                                .build(),
+                        HttpResponse.BodyHandlers.ofString());
+        assertEquals(200, reset.statusCode(), "a reset works in process: " + reset.body());
+    }
+
+    @Test
     void inProcessLimitHoldsExactlyUnderConcurrency() throws Exception {
         List<Reply> replies = Load.fire(400, 32, i -> server.baseUrl(), c -> c.ejb("10.40.0.1"));
         assertEquals(100, Load.count(replies, 200));
