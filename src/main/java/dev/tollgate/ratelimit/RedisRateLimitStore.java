@@ -166,9 +166,10 @@ public final class RedisRateLimitStore implements RateLimitStore {
 
     /**
      * A script's keys: the bucket, and the client's operator rules beside it (same Cluster slot); a key
-     * without a hash tag (not {@link StoreKeys#of}'s) has no rules.
+     * without a hash tag (not {@link StoreKeys#of}'s) has no rules. Public for the benchmarks, whose raw
+     * {@code EVALSHA} must send what a decision sends.
      */
-    private static List<String> keys(String storeKey) {
+    public static List<String> keys(String storeKey) {
         return StoreKeys.hasRules(storeKey) ? List.of(storeKey, StoreKeys.rules(storeKey)) : List.of(storeKey);
     }
 

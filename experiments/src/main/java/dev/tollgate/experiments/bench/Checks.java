@@ -64,9 +64,12 @@ public final class Checks implements AutoCloseable {
         return store.tryConsume(POLICY, key).allowed();
     }
 
-    /** The raw round trip under the store: {@code EVALSHA} of {@code token-bucket.lua}, reply unparsed. */
+    /**
+     * The raw round trip under the store: {@code EVALSHA} of {@code token-bucket.lua} on the keys a
+     * decision sends (the bucket and its operator rules), reply unparsed.
+     */
     boolean evalsha(String storeKey) {
-        return ((List<?>) link.jedis().evalsha(SCRIPT.sha1(), List.of(storeKey), ARGS))
+        return ((List<?>) link.jedis().evalsha(SCRIPT.sha1(), RedisRateLimitStore.keys(storeKey), ARGS))
                 .get(0)
                 .equals(1L);
     }

@@ -3,6 +3,10 @@ package dev.tollgate.experiments.http;
 import dev.tollgate.experiments.common.Environment;
 import dev.tollgate.experiments.common.Options;
 import dev.tollgate.experiments.common.Stats;
+import dev.tollgate.ratelimit.Algorithm;
+import dev.tollgate.ratelimit.RedisRateLimitStore;
+import dev.tollgate.ratelimit.StoreKeys;
+import dev.tollgate.redis.LuaScript;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -14,6 +18,9 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import redis.clients.jedis.DefaultJedisClientConfig;
+import redis.clients.jedis.HostAndPort;
+import redis.clients.jedis.Jedis;
 
 /**
  * The latency Tollgate's filter adds to a request: sequential requests over one kept-alive connection,
@@ -21,17 +28,46 @@ import java.util.TreeMap;
  * {@code /demo/unlimited}, so both see the same server, JIT and CPU state. Three runs, like the
  * article's figure. The limited endpoint should have a limit it never reaches (see
  * experiments/bench/README.md), or rejections are measured.
+ *
+ * <p>With {@code --in-process URL} (a second server of the same WAR without Redis) its two endpoints
+ * join the rotation, and with {@code --redis URL} a raw {@code EVALSHA} of {@code token-bucket.lua}
+ * from this driver does too, between the requests: so one run gives (added with Redis − added in
+ * process) beside the raw round trip it should cost, measured in the same conditions (each call an
+ * isolated round trip after an HTTP request, as the server's own is).
  */
 public final class HttpOverhead {
 
     static final String LIMITED = "/demo/hello";
     static final String UNLIMITED = "/demo/unlimited";
 
-    /** One run: per pair, the latency of each endpoint in ns. */
-    record Run(long[] limited, long[] unlimited, Map<Integer, Integer> statuses) {
+    /**
+     * One run: per round, the latency of each endpoint in ns; {@code inLimited}, {@code inUnlimited} (the
+     * in-process server) and {@code raw} (the driver's own {@code EVALSHA}) are empty when not asked for.
+     */
+    record Run(
+            long[] limited,
+            long[] unlimited,
+            long[] inLimited,
+            long[] inUnlimited,
+            long[] raw,
+            Map<Integer, Integer> statuses) {
 
         double p50(boolean ofLimited) {
-            return Stats.percentile(Stats.sorted(ofLimited ? limited : unlimited), 50) / 1e6;
+            return p50(ofLimited ? limited : unlimited);
+        }
+
+        static double p50(long[] ns) {
+            return ns.length == 0 ? Double.NaN : Stats.percentile(Stats.sorted(ns), 50) / 1e6;
+        }
+
+        /** What the in-process server's filter adds, ms (NaN without one). */
+        double addedInProcess() {
+            return p50(inLimited) - p50(inUnlimited);
+        }
+
+        /** (added with Redis − added in process) / the raw EVALSHA p50 (NaN without both). */
+        double ratioToRaw() {
+            return (added() - addedInProcess()) / p50(raw);
         }
 
         /** Difference of the medians, in ms. */
@@ -54,10 +90,13 @@ public final class HttpOverhead {
         Options options = Options.parse(args, Path.of("results"));
         if (options.rest().isEmpty()) {
             System.err.println(
-                    "usage: experiments/run http BASE_URL [--quick] [--out DIR]   e.g. http://localhost:9080");
+                    "usage: experiments/run http BASE_URL [--in-process URL] [--redis URL] [--quick] [--out DIR]"
+                            + "   e.g. http://localhost:9080 --in-process http://localhost:9081 --redis redis://127.0.0.1:6379");
             System.exit(2);
         }
         String base = options.rest().get(0).replaceAll("/+$", "");
+        String inProcess = after(options.rest(), "--in-process");
+        String redisUrl = after(options.rest(), "--redis");
         int runs = options.quick() ? 1 : 3;
         int warmup = options.quick() ? 200 : 3000;
         int pairs = options.quick() ? 300 : 10000;
@@ -83,38 +122,117 @@ public final class HttpOverhead {
         env.put("cores", Long.toString(Environment.cores()));
         env.put("jvm (driver)", System.getProperty("java.runtime.version"));
         env.put("load average at start", Environment.loadAverage());
+        if (inProcess != null) {
+            env.put("in-process server", inProcess);
+        }
+        if (redisUrl != null) {
+            env.put("raw EVALSHA from the driver", redisUrl);
+        }
         List<Run> results = new ArrayList<>();
-        for (int r = 1; r <= runs; r++) {
-            Run run = run(client, base, warmup, pairs, r, runs);
-            results.add(run);
-            System.out.printf(
-                    "http: run %d: added %.3f ms at the median (limited p50 %.3f ms, unlimited p50 %.3f ms), statuses %s%n",
-                    r, run.added(), run.p50(true), run.p50(false), run.statuses());
+        try (RawEvalsha raw = redisUrl == null ? null : new RawEvalsha(redisUrl)) {
+            Rotation rotation =
+                    new Rotation(client, base, inProcess == null ? null : inProcess.replaceAll("/+$", ""), raw);
+            for (int r = 1; r <= runs; r++) {
+                Run run = rotation.run(warmup, pairs, r, runs);
+                results.add(run);
+                System.out.printf(
+                        "http: run %d: added %.3f ms at the median (limited p50 %.3f ms, unlimited p50 %.3f ms),"
+                                + " in process %.3f ms, raw EVALSHA p50 %.3f ms, (Redis - in process) / raw %.2fx,"
+                                + " statuses %s%n",
+                        r,
+                        run.added(),
+                        run.p50(true),
+                        run.p50(false),
+                        run.addedInProcess(),
+                        Run.p50(run.raw()),
+                        run.ratioToRaw(),
+                        run.statuses());
+            }
         }
         env.put("load average at end", Environment.loadAverage());
         HttpReport.write(options.out(), env, warmup, results);
         System.out.println("http: wrote http.csv and http.md to " + options.out());
     }
 
-    private static Run run(HttpClient client, String base, int warmup, int pairs, int r, int runs) throws Exception {
-        for (int i = 0; i < warmup; i++) {
-            send(client, base + (i % 2 == 0 ? LIMITED : UNLIMITED));
+    /** The value after {@code flag} in {@code args}, or null. */
+    private static String after(List<String> args, String flag) {
+        int i = args.indexOf(flag);
+        if (i >= 0 && i + 1 >= args.size()) {
+            throw new IllegalArgumentException(flag + " needs a value");
         }
-        Map<Integer, Integer> statuses = new TreeMap<>();
-        long[] limited = new long[pairs];
-        long[] unlimited = new long[pairs];
-        for (int i = 0; i < pairs; i++) {
-            // Which endpoint goes first alternates, so neither always follows the other.
-            boolean limitedFirst = i % 2 == 0;
-            long a = timed(client, base + (limitedFirst ? LIMITED : UNLIMITED), statuses);
-            long b = timed(client, base + (limitedFirst ? UNLIMITED : LIMITED), statuses);
-            limited[i] = limitedFirst ? a : b;
-            unlimited[i] = limitedFirst ? b : a;
-            if ((i + 1) % Math.max(1, pairs / 5) == 0) {
-                System.out.printf("http: run %d/%d, %d/%d pairs%n", r, runs, i + 1, pairs);
+        return i < 0 ? null : args.get(i + 1);
+    }
+
+    /** The endpoints (and the raw EVALSHA) one round times, in an order that rotates round by round. */
+    private record Rotation(HttpClient client, String base, String inProcess, RawEvalsha raw) {
+
+        Run run(int warmup, int rounds, int r, int runs) throws Exception {
+            List<String> urls = new ArrayList<>(List.of(base + LIMITED, base + UNLIMITED));
+            if (inProcess != null) {
+                urls.addAll(List.of(inProcess + LIMITED, inProcess + UNLIMITED));
             }
+            int slots = urls.size() + (raw == null ? 0 : 1);
+            for (int i = 0; i < warmup; i++) {
+                for (int k = 0; k < slots; k++) {
+                    time(urls, k, new TreeMap<>());
+                }
+            }
+            Map<Integer, Integer> statuses = new TreeMap<>();
+            long[][] ns = new long[slots][rounds];
+            for (int i = 0; i < rounds; i++) {
+                // Who goes first rotates, so no endpoint always follows the same one.
+                for (int j = 0; j < slots; j++) {
+                    int k = (i + j) % slots;
+                    ns[k][i] = time(urls, k, statuses);
+                }
+                if ((i + 1) % Math.max(1, rounds / 5) == 0) {
+                    System.out.printf("http: run %d/%d, %d/%d rounds%n", r, runs, i + 1, rounds);
+                }
+            }
+            long[] none = new long[0];
+            return new Run(
+                    ns[0],
+                    ns[1],
+                    inProcess == null ? none : ns[2],
+                    inProcess == null ? none : ns[3],
+                    raw == null ? none : ns[slots - 1],
+                    statuses);
         }
-        return new Run(limited, unlimited, statuses);
+
+        private long time(List<String> urls, int k, Map<Integer, Integer> statuses) throws Exception {
+            return k < urls.size() ? timed(client, urls.get(k), statuses) : raw.timed();
+        }
+    }
+
+    /**
+     * {@code EVALSHA} of {@code token-bucket.lua} on one connection, with the demo limit's arguments, on the
+     * keys a decision sends (the bucket and its operator rules).
+     */
+    private static final class RawEvalsha implements AutoCloseable {
+        private static final LuaScript SCRIPT = RedisRateLimitStore.script(Algorithm.TOKEN_BUCKET);
+        private static final List<String> KEYS =
+                RedisRateLimitStore.keys(StoreKeys.of(Algorithm.TOKEN_BUCKET, "http-raw", "driver"));
+        private static final List<String> ARGS = List.of("999999999", "999999999", "1000000", "1");
+        private final Jedis jedis;
+
+        RawEvalsha(String url) {
+            URI uri = URI.create(url);
+            jedis = new Jedis(
+                    new HostAndPort(uri.getHost(), uri.getPort() < 0 ? 6379 : uri.getPort()),
+                    DefaultJedisClientConfig.builder().timeoutMillis(5000).build());
+            jedis.scriptLoad(SCRIPT.source());
+        }
+
+        long timed() {
+            long t0 = System.nanoTime();
+            jedis.evalsha(SCRIPT.sha1(), KEYS, ARGS);
+            return System.nanoTime() - t0;
+        }
+
+        @Override
+        public void close() {
+            jedis.close();
+        }
     }
 
     private static HttpResponse<String> send(HttpClient client, String url) throws Exception {
