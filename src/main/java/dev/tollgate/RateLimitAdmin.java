@@ -2,9 +2,8 @@ package dev.tollgate;
 
 /**
  * What an operator does to one client's bucket of a limit (peek, reset, credit) and puts on the client
- * (an override, a block), by the client key the application uses (an
- * address, a user name: hashed the same way as every check). Each call goes through the same budget and
- * circuit breaker as a check. In a CDI application {@code @Inject RateLimitAdmin}; in plain Java,
+ * (an override, a block), by the client key the application uses (an address, a user name: hashed the
+ * same way as every check). Each call goes through the same budget and circuit breaker as a check. In a CDI application {@code @Inject RateLimitAdmin}; in plain Java,
  * {@code Tollgate.admin()}. Tollgate's optional admin resource ({@code tollgate.admin.enabled}) serves it
  * over HTTP.
  */

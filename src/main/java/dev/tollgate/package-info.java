@@ -1,7 +1,8 @@
 /**
  * Tollgate's public API: what applications import. The annotations {@link dev.tollgate.RateLimited},
  * {@link dev.tollgate.RateKey} and {@link dev.tollgate.OncePerCluster}; {@link dev.tollgate.RateLimits}
- * to check a limit from code; the values {@link dev.tollgate.LimitPolicy} and {@link
+ * to check a limit from code; {@link dev.tollgate.RateLimitAdmin} and {@link dev.tollgate.LockAdmin} (with
+ * {@link dev.tollgate.LockHold}) for an operator; the values {@link dev.tollgate.LimitPolicy} and {@link
  * dev.tollgate.Decision}, and {@link dev.tollgate.DegradedCause} (why a decision was made without Redis); {@link dev.tollgate.KeyResolver} and {@link dev.tollgate.CallerInfo} for keys
  * of one's own; the exceptions {@link dev.tollgate.RateLimitExceededException} and {@link
  * dev.tollgate.TollgateConfigException}.

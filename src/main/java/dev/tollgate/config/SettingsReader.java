@@ -7,6 +7,7 @@ import dev.tollgate.core.Durations;
 import dev.tollgate.guard.GuardSettings;
 import dev.tollgate.http.Cidr;
 import dev.tollgate.http.ClientHeader;
+import dev.tollgate.lock.LockNames;
 import dev.tollgate.ratelimit.Algorithm;
 import dev.tollgate.ratelimit.KeySpec;
 import dev.tollgate.ratelimit.LimitMode;
@@ -50,6 +51,7 @@ public final class SettingsReader {
     public static final String ADMIN_ROLE = "tollgate.admin.role";
     public static final String CONFIG_FILE = "tollgate.config.file";
     public static final String CONFIG_INTERVAL = "tollgate.config.interval";
+    public static final String LOCK_HOLDER = "tollgate.lock-holder";
     /** A limit's shadow candidate: {@code tollgate.limits.<name>.shadow.<setting>}. */
     public static final String SHADOW = "shadow.";
 
@@ -71,7 +73,8 @@ public final class SettingsReader {
             ADMIN_ENABLED,
             ADMIN_ROLE,
             CONFIG_FILE,
-            CONFIG_INTERVAL);
+            CONFIG_INTERVAL,
+            LOCK_HOLDER);
 
     static final Duration DEFAULT_TIMEOUT = Duration.ofMillis(GuardSettings.DEFAULT_BUDGET_MILLIS);
     static final int DEFAULT_POOL_SIZE = GuardSettings.DEFAULT_WORKERS;
@@ -199,7 +202,12 @@ public final class SettingsReader {
                 denials,
                 plans,
                 readAdmin(),
-                reload);
+                reload,
+                value(
+                        LOCK_HOLDER,
+                        LockNames.thisProcess(),
+                        LockNames::checkHolder,
+                        "a holder's name: 1-128 printable ASCII characters without spaces"));
     }
 
     /**

@@ -2,6 +2,7 @@ package dev.tollgate.config;
 
 import dev.tollgate.concurrency.ConcurrencySpec;
 import dev.tollgate.guard.GuardSettings;
+import dev.tollgate.lock.LockNames;
 import dev.tollgate.ratelimit.LimitSpec;
 import dev.tollgate.ratelimit.Plans;
 import dev.tollgate.redis.RedisUrl;
@@ -25,6 +26,8 @@ import java.util.Optional;
  * @param plans the plans of the limits that have them, by limit name
  * @param admin the operator resource and console
  * @param reload where limits are re-read from while the application runs
+ * @param lockHolder the name this server's locks are held under ({@code tollgate.lock-holder}), which an
+ *     operator sees; default {@code <pid>@<host>} of this JVM
  */
 public record TollgateSettings(
         Optional<RedisUrl> redisUrl,
@@ -36,7 +39,8 @@ public record TollgateSettings(
         int localDenials,
         Map<String, Plans> plans,
         AdminSettings admin,
-        ReloadSettings reload) {
+        ReloadSettings reload,
+        String lockHolder) {
 
     public TollgateSettings {
         if (redisUrl == null
@@ -53,6 +57,7 @@ public record TollgateSettings(
         if (admin == null || reload == null) {
             throw new IllegalArgumentException("admin and reload are required");
         }
+        LockNames.checkHolder(lockHolder);
         if (localDenials < 0) {
             throw new IllegalArgumentException("localDenials must be >= 0, but was " + localDenials);
         }
@@ -77,7 +82,8 @@ public record TollgateSettings(
                 localDenials,
                 Map.of(),
                 AdminSettings.disabled(),
-                ReloadSettings.none());
+                ReloadSettings.none(),
+                LockNames.thisProcess());
     }
 
     /** The plans of the limit named {@code name}, if it has them. */
@@ -128,12 +134,32 @@ public record TollgateSettings(
     /** These settings with other guard settings, e.g. a breaker that never opens. */
     public TollgateSettings withGuard(GuardSettings newGuard) {
         return new TollgateSettings(
-                redisUrl, newGuard, failOpen, limits, http, concurrency, localDenials, plans, admin, reload);
+                redisUrl,
+                newGuard,
+                failOpen,
+                limits,
+                http,
+                concurrency,
+                localDenials,
+                plans,
+                admin,
+                reload,
+                lockHolder);
     }
 
     /** These settings with other limits and plans: what a reload changes, and all it may change. */
     public TollgateSettings withLimits(Map<String, LimitSpec> newLimits, Map<String, Plans> newPlans) {
         return new TollgateSettings(
-                redisUrl, guard, failOpen, newLimits, http, concurrency, localDenials, newPlans, admin, reload);
+                redisUrl,
+                guard,
+                failOpen,
+                newLimits,
+                http,
+                concurrency,
+                localDenials,
+                newPlans,
+                admin,
+                reload,
+                lockHolder);
     }
 }

@@ -146,11 +146,25 @@ public class HelloResource {
         return "hello\n";
     }
 
-    /** Starts the kept-alive 3 s job (lock ttl 1 s) and says how it went on this server. */
+    /**
+     * Starts the kept-alive 3 s job (lock ttl 1 s) and says how it went on this server; {@code
+     * held=true}: the job runs until {@code POST /demo/long-job/release} (at most a minute) instead.
+     */
     @POST
     @Path("/long-job")
-    public String startLongJob() throws InterruptedException {
-        longJob.run();
+    public String startLongJob(@QueryParam("held") boolean held) throws InterruptedException {
+        if (held) {
+            longJob.hold();
+        }
+        longJob.run(held);
+        return longJob.status();
+    }
+
+    /** Ends this server's held long job. */
+    @POST
+    @Path("/long-job/release")
+    public String releaseLongJob() {
+        longJob.release();
         return longJob.status();
     }
 

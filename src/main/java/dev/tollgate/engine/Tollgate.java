@@ -20,7 +20,6 @@ import dev.tollgate.guard.BreakerState;
 import dev.tollgate.http.ClientAddresses;
 import dev.tollgate.lock.DistributedLock;
 import dev.tollgate.lock.LockLostListener;
-import dev.tollgate.lock.LockNames;
 import dev.tollgate.lock.RedisDistributedLock;
 import dev.tollgate.ratelimit.Charge;
 import dev.tollgate.ratelimit.DecisionListener;
@@ -83,12 +82,12 @@ public final class Tollgate implements RateLimits, ConcurrencyLimits, AutoClosea
                 settings.http().ipv6Prefix());
         Optional<RedisUrl> url = settings.redisUrl();
         if (url.isPresent()) {
-            backend = Backend.redis(settings, url.get(), b.breaker, b.lockLost, b.lockHolder, b.clock);
+            backend = Backend.redis(settings, url.get(), b.breaker, b.lockLost, settings.lockHolder(), b.clock);
             LOG.info(() -> "Tollgate: limits, locks and counters are shared through Redis at " + url.get() + " (budget "
                     + settings.budget().toMillis() + " ms per call, at most " + settings.poolSize()
                     + " connections; " + limitsText() + ")");
         } else {
-            backend = Backend.inProcess(b.clock, b.lockLost, b.lockHolder);
+            backend = Backend.inProcess(b.clock, b.lockLost, settings.lockHolder());
             LOG.warning(() -> "Tollgate: tollgate.redis.url is not set, so limits, locks and counters are kept in"
                     + " this server's memory and apply per server, not across servers (" + limitsText() + ")");
         }
@@ -131,7 +130,6 @@ public final class Tollgate implements RateLimits, ConcurrencyLimits, AutoClosea
         private Supplier<Breaker> breaker;
         private DecisionListener listener = DecisionListener.NONE;
         private LockLostListener lockLost = LockLostListener.NONE;
-        private String lockHolder = LockNames.thisProcess();
         private ConcurrencyListener concurrencyListener = ConcurrencyListener.NONE;
         private MicrosClock clock = MicrosClock.system();
         private LongSupplier nanoTime = System::nanoTime;
@@ -164,15 +162,6 @@ public final class Tollgate implements RateLimits, ConcurrencyLimits, AutoClosea
         /** Told of every held lock found lost (for metrics and events); default none. */
         public Builder lockLost(LockLostListener newListener) {
             this.lockLost = newListener;
-            return this;
-        }
-
-        /**
-         * The name this server's locks are held under, which {@link LockAdmin#held()} shows: 1-128
-         * printable ASCII characters, no space; default {@code <pid>@<host>} of this JVM.
-         */
-        public Builder lockHolder(String newHolder) {
-            this.lockHolder = LockNames.checkHolder(newHolder);
             return this;
         }
 

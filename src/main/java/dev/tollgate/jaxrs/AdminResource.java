@@ -5,7 +5,6 @@ import dev.tollgate.ClientRules;
 import dev.tollgate.TollgateConfigException;
 import dev.tollgate.cdi.TollgateRuntime;
 import dev.tollgate.core.Durations;
-import dev.tollgate.core.StoreUnavailableException;
 import dev.tollgate.engine.Tollgate;
 import dev.tollgate.ratelimit.Algorithm;
 import dev.tollgate.ratelimit.StoreKeys;
@@ -31,15 +30,17 @@ import java.time.Duration;
 
 /**
  * The operator's resource and console, under the application's path: {@code tollgate/admin/state} (the
- * limits and what they decided lately), {@code tollgate/admin/limits/{limit}/peek?client=} (a client's
- * bucket, nothing spent), {@code DELETE tollgate/admin/limits/{limit}/clients?client=} (reset it on every
- * server) and {@code tollgate/console} (a page over the state).
+ * limits and what they decided lately), and per client of a limit ({@code ?client=<key>}) under {@code
+ * tollgate/admin/limits/{limit}/}: {@code GET peek} (its bucket, nothing spent), {@code DELETE clients}
+ * (reset it on every server), {@code PATCH clients?credit=} (credit it), {@code GET rules}, {@code
+ * PUT|DELETE override} and {@code PUT|DELETE block} (its override and block, in Redis for every server);
+ * and {@code tollgate/console} (a page over the state).
  *
  * <p>404 unless {@code tollgate.admin.enabled=true}; then 401 without an authenticated caller and 403
  * unless the caller is in {@code tollgate.admin.role} (the application server's security: in Liberty, a
- * user registry and the role's binding in {@code server.xml}). A reset is a {@code DELETE}, which no page
- * of another origin can send with the operator's browser credentials. Every change is logged as one audit
- * line: who, what, which limit and the client's hash (never the client key).
+ * user registry and the role's binding in {@code server.xml}). Every change is a {@code DELETE}, {@code
+ * PUT} or {@code PATCH}, which no page of another origin can send with the operator's browser credentials,
+ * and is logged as one audit line: who, what, which limit and the client's hash (never the client key).
  */
 @Path("tollgate")
 @RequestScoped
@@ -66,18 +67,10 @@ public class AdminResource {
     @Produces(MediaType.APPLICATION_JSON)
     public Response peek(@PathParam("limit") String limit, @QueryParam("client") String client) {
         Tollgate t = authorized();
-        if (client == null) {
-            return problem(400, "Bad Request", "the client key is required: ?client=<key>");
-        }
-        try {
-            return Response.ok(AdminJson.peek(
-                            limit, StoreKeys.clientHash(client), t.admin().peek(limit, client)))
-                    .build();
-        } catch (TollgateConfigException e) {
-            return problem(404, "Not Found", e.getMessage());
-        } catch (UnsupportedOperationException e) {
-            return problem(501, "Not Implemented", e.getMessage());
-        }
+        return operate(
+                client,
+                () -> AdminJson.peek(
+                        limit, StoreKeys.clientHash(client), t.admin().peek(limit, client)));
     }
 
     @DELETE
@@ -85,17 +78,11 @@ public class AdminResource {
     @Produces(MediaType.APPLICATION_JSON)
     public Response reset(@PathParam("limit") String limit, @QueryParam("client") String client) {
         Tollgate t = authorized();
-        if (client == null) {
-            return problem(400, "Bad Request", "the client key is required: ?client=<key>");
-        }
-        String hash = StoreKeys.clientHash(client);
-        try {
+        return operate(client, () -> {
             boolean had = t.admin().reset(limit, client);
             audit("reset", limit, client, had ? "" : " (it had no state)");
-            return Response.ok(AdminJson.reset(limit, hash, had)).build();
-        } catch (TollgateConfigException e) {
-            return problem(404, "Not Found", e.getMessage());
-        }
+            return AdminJson.reset(limit, StoreKeys.clientHash(client), had);
+        });
     }
 
     @PATCH
@@ -202,7 +189,8 @@ public class AdminResource {
 
     /**
      * Runs an operator's request on {@code client}'s bucket: 400 without a client or with a bad value, 404
-     * for a limit not configured, 501 when the limits are kept in process, 503 when Redis cannot be asked.
+     * for a limit not configured, 501 when the limits are kept in process; when Redis cannot be asked, the
+     * {@link StoreUnavailableMapper}'s 503.
      */
     private static Response operate(String client, java.util.function.Supplier<String> action) {
         if (client == null) {
@@ -216,8 +204,6 @@ public class AdminResource {
             return problem(501, "Not Implemented", e.getMessage());
         } catch (IllegalArgumentException e) {
             return problem(400, "Bad Request", e.getMessage());
-        } catch (StoreUnavailableException e) {
-            return problem(503, "Service Unavailable", e.getMessage());
         }
     }
 

@@ -224,7 +224,12 @@ public final class RedisDistributedLock implements DistributedLock, LockAdmin {
     }
 
     /** A holder as read: what an operator sees, and the token that proves it (never shown). */
-    private record Inspected(LockHold hold, String token) {}
+    private record Inspected(LockHold hold, String token) {
+        @Override
+        public String toString() {
+            return hold.toString(); // never the token
+        }
+    }
 
     /**
      * Who holds {@code name}, its fencing token and time left: the lock key read before and after the

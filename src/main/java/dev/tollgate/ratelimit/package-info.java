@@ -3,7 +3,9 @@
  * out), configured limits ({@link dev.tollgate.ratelimit.LimitSpec}, {@link
  * dev.tollgate.ratelimit.KeySpec}, {@link dev.tollgate.ratelimit.Algorithm}), store keys ({@link
  * dev.tollgate.ratelimit.StoreKeys}: the client key hashed under the limit's name) and the stores, one
- * for Redis and one in process, each with a factory per algorithm.
+ * for Redis and one in process, each with a factory per algorithm; an operator's per-client rules in
+ * Redis ({@link dev.tollgate.ratelimit.RedisClientRules}: overrides and blocks, read by every decision
+ * script).
  *
  * <p>Uses the API, {@code core} and {@code redis}. Internal.
  */

@@ -205,7 +205,9 @@ class SettingNamesTest {
                 "TOLLGATE_CONFIG_FILE",
                 limitsFile.toString(),
                 "TOLLGATE_CONFIG_INTERVAL",
-                "2s");
+                "2s",
+                "TOLLGATE_LOCK_HOLDER",
+                "report-worker-2");
         assertEquals(Optional.of(RedisUrl.parse("redis://u:pw@redis_cache:6380/1")), s.redisUrl());
         assertEquals(Duration.ofMillis(300), s.budget());
         assertEquals(4, s.poolSize());
@@ -229,7 +231,8 @@ class SettingNamesTest {
                 s.reload(),
                 "TOLLGATE_CONFIG_FILE and _INTERVAL");
         assertEquals(7, s.limit("demo").orElseThrow().policy().refillTokens(), "the file's value outranks");
-        assertEquals(SettingsReader.GLOBAL.size(), 17, "a new setting needs a line here");
+        assertEquals("report-worker-2", s.lockHolder(), "TOLLGATE_LOCK_HOLDER");
+        assertEquals(SettingsReader.GLOBAL.size(), 18, "a new setting needs a line here");
     }
 
     @Test

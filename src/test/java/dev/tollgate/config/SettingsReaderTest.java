@@ -47,6 +47,20 @@ class SettingsReaderTest {
     }
 
     @Test
+    void theLockHolderIsThisJvmUnlessNamedAndABadNameIsNamed() {
+        assertEquals(dev.tollgate.lock.LockNames.thisProcess(), read().lockHolder());
+        assertTrue(read().lockHolder().matches("\\d+@.+"), read().lockHolder());
+        assertEquals(
+                "report-worker-2",
+                read("tollgate.lock-holder", "report-worker-2").lockHolder());
+        assertTrue(
+                error("tollgate.lock-holder", "two words")
+                        .contains("tollgate.lock-holder=two words (expected a holder's"
+                                + " name: 1-128 printable ASCII characters without spaces"),
+                error("tollgate.lock-holder", "two words"));
+    }
+
+    @Test
     void readsALimitWithItsDefaults() {
         TollgateSettings s = read(
                 "tollgate.limits.api.capacity", "100",

@@ -205,6 +205,34 @@ class ClientRulesTest {
     }
 
     @Test
+    void aCallDeniedBesideAnOverriddenLimitGetsItsTokensBackUpToTheOverridesCapacity() {
+        try (Tollgate t = server(true)) {
+            String vip = client();
+            t.admin()
+                    .override("api", vip, ClientOverride.tokenBucket(10, 10, Duration.ofHours(1)), Duration.ofHours(1));
+            for (int i = 0; i < 3; i++) {
+                assertTrue(t.check("fw", vip).allowed());
+            }
+            Decision both = t.limiter()
+                    .admit(List.of(t.charge("api", vip, null), t.charge("fw", vip, null)), Duration.ZERO)
+                    .decision(1);
+            assertFalse(both.allowed(), "the window is spent, so the call is denied and api's token given back");
+            assertEquals(10, t.admin().peek("api", vip).remaining(), "back to the override's 10, not cut to 3");
+        }
+    }
+
+    @Test
+    void aWaitingCallDoesNotWaitOutABlock() throws Exception {
+        try (Tollgate t = server(true)) {
+            String spammer = client();
+            t.admin().block("api", spammer, Duration.ofMinutes(1));
+            Decision d = t.acquire("api", spammer, Duration.ofSeconds(5));
+            assertFalse(d.allowed(), "denied at once: the block outlasts the wait");
+            assertTrue(d.retryAfter().compareTo(Duration.ofSeconds(50)) > 0, d.toString());
+        }
+    }
+
+    @Test
     void aBlockEndsByItself() throws Exception {
         try (Tollgate t = server(true)) {
             String spammer = client();

@@ -16,7 +16,8 @@ import redis.clients.jedis.Jedis;
  * {@code rediss://} against a Redis that speaks TLS only, with a certificate of a test CA the harness
  * makes: the client trusts it the way the README says, through the JVM's trust store ({@code
  * javax.net.ssl.trustStore}), and a JVM that was not given that trust store refuses the server (every
- * decision degraded, nothing written). Each in a JVM of its own, since a JVM reads its default trust
+ * decision degraded, nothing written), as does one that trusts it but reaches it by an address its
+ * certificate does not name (the host name is checked). Each in a JVM of its own, since a JVM reads its default trust
  * store once.
  */
 class RedisTlsTest {
@@ -26,10 +27,7 @@ class RedisTlsTest {
 
     @Test
     void aJvmTrustingTheCaDecidesCountsAndLocksOverTls() throws Exception {
-        List<String> lines = run(List.of(
-                "-Djavax.net.ssl.trustStore=" + redis.trustStore(),
-                "-Djavax.net.ssl.trustStorePassword=" + TlsRedis.TRUST_STORE_PASSWORD,
-                "-Djavax.net.ssl.trustStoreType=PKCS12"));
+        List<String> lines = run(trustingTheCa(), "rediss://localhost:" + redis.port());
         assertEquals(
                 List.of(
                         "CHECK true false 1",
@@ -49,7 +47,17 @@ class RedisTlsTest {
 
     @Test
     void aJvmWithoutTheCaRefusesTheServerAndEveryDecisionIsDegraded() throws Exception {
-        List<String> lines = run(List.of());
+        List<String> lines = run(List.of(), "rediss://localhost:" + redis.port());
+        assertRefused(lines);
+    }
+
+    @Test
+    void aServerWhoseCertificateDoesNotNameTheHostIsRefused() throws Exception {
+        // The same server, its certificate trusted, reached by an address the certificate does not name.
+        assertRefused(run(trustingTheCa(), "rediss://127.0.0.2:" + redis.port()));
+    }
+
+    private static void assertRefused(List<String> lines) {
         assertEquals(
                 List.of(
                         "CHECK true true -1",
@@ -66,8 +74,14 @@ class RedisTlsTest {
         }
     }
 
-    private static List<String> run(List<String> jvmOptions) throws Exception {
-        String url = "rediss://localhost:" + redis.port();
+    private static List<String> trustingTheCa() {
+        return List.of(
+                "-Djavax.net.ssl.trustStore=" + redis.trustStore(),
+                "-Djavax.net.ssl.trustStorePassword=" + TlsRedis.TRUST_STORE_PASSWORD,
+                "-Djavax.net.ssl.trustStoreType=PKCS12");
+    }
+
+    private static List<String> run(List<String> jvmOptions, String url) throws Exception {
         List<String> lines = new ArrayList<>();
         try (ChildJvm child = ChildJvm.start(jvmOptions, TlsChild.class, url)) {
             for (String line = ""; !line.startsWith("CAUSES"); ) {

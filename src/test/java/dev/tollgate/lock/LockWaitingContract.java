@@ -41,7 +41,7 @@ public abstract class LockWaitingContract {
     }
 
     @Test
-    void waiterAcquiresWithin50msOfTheRelease() throws Exception {
+    void waiterIsWokenByTheReleaseNotByItsPoll() throws Exception {
         ExecutorService pool = Executors.newSingleThreadExecutor();
         List<Long> latencies = new ArrayList<>();
         try {
@@ -69,7 +69,12 @@ public abstract class LockWaitingContract {
         List<Long> sorted = latencies.stream().sorted().toList();
         System.out.println(getClass().getSimpleName() + ": release to acquired, us: median " + sorted.get(10) + ", max "
                 + sorted.get(19) + " " + latencies);
-        assertTrue(sorted.get(19) < 50_000, "every waiter within 50 ms of the release: " + latencies);
+        // The poll comes round a second after the waiter's last try, 150 ms before the release: a waiter
+        // woken by it holds the lock 850 ms or more after the release. Every one well before that was woken
+        // by the release itself, however loaded the machine; the median says it is fast, not just first.
+        assertTrue(
+                sorted.get(19) < 500_000, "every waiter within 500 ms of the release (a poll: 850 ms+): " + latencies);
+        assertTrue(sorted.get(10) < 50_000, "the median waiter within 50 ms of the release: " + latencies);
     }
 
     @Test

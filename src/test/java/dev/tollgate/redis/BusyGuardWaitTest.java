@@ -114,7 +114,17 @@ class BusyGuardWaitTest {
         ExecutorCaller caller = workers(budget, 1, breaker); // 1 worker, 2 places
         CompletableFuture<String> running = async(caller, blocked());
         await("the worker blocked in Redis", () -> blockedClients() == 1);
-        CompletableFuture<String> queued = async(caller, blocked());
+        CompletableFuture<String> queued = new CompletableFuture<>();
+        Thread queuedCaller = new Thread(() -> {
+            try {
+                queued.complete(caller.call(blocked()));
+            } catch (Exception e) {
+                queued.completeExceptionally(e);
+            }
+        });
+        queuedCaller.start();
+        // Holding the second place, waiting for its queued call: nothing is left for the next one.
+        await("the second call queued", () -> queuedCaller.getState() == Thread.State.TIMED_WAITING);
         long start = System.nanoTime();
         Exception refused = assertThrowsAny(() -> caller.call(ping()));
         long tookMillis = (System.nanoTime() - start) / 1_000_000;

@@ -22,7 +22,8 @@ import redis.clients.jedis.Jedis;
 /**
  * A Redis that speaks TLS only ({@code --port 0 --tls-port P}), with a certificate the harness makes at
  * start: a test CA and a server certificate it signs for {@code localhost} and {@code 127.0.0.1}, made by
- * the JDK's own {@code keytool} (nothing else to install). {@link #trustStore()} is a PKCS12 trust store
+ * the JDK's own {@code keytool} (nothing else to install). It listens on {@code 127.0.0.2} too, an address
+ * its certificate does not name. {@link #trustStore()} is a PKCS12 trust store
  * holding the CA alone, password {@link #TRUST_STORE_PASSWORD}: what a user hands the JVM
  * ({@code javax.net.ssl.trustStore}). Clients do not authenticate ({@code --tls-auth-clients no}).
  *
@@ -50,6 +51,7 @@ public final class TlsRedis implements BeforeAllCallback, AfterAllCallback {
                 Integer.toString(port),
                 "--bind",
                 "127.0.0.1",
+                "127.0.0.2",
                 "--tls-cert-file",
                 dir.resolve("server.pem").toString(),
                 "--tls-key-file",
@@ -96,6 +98,7 @@ public final class TlsRedis implements BeforeAllCallback, AfterAllCallback {
     }
 
     /** A TLS connection that trusts the test CA (and nothing else), speaking RESP2; the caller closes it. */
+    @SuppressWarnings("deprecation") // ssl(boolean), as Tollgate's own clients
     public Jedis admin() {
         return new Jedis(
                 new HostAndPort("localhost", port),

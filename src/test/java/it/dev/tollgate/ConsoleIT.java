@@ -26,9 +26,11 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import org.microshed.testing.SharedContainerConfig;
 import org.microshed.testing.jupiter.MicroShedTest;
 import org.openqa.selenium.By;
+import org.openqa.selenium.JavascriptExecutor;
+import org.openqa.selenium.NoAlertPresentException;
 import org.openqa.selenium.OutputType;
+import org.openqa.selenium.StaleElementReferenceException;
 import org.openqa.selenium.WebDriver;
-import org.openqa.selenium.WebElement;
 import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.chrome.ChromeDriverService;
 import org.openqa.selenium.chrome.ChromeOptions;
@@ -85,12 +87,13 @@ public class ConsoleIT {
             try {
                 browser.get(
                         LibertyServer.baseUrl().replace("://", "://" + AdminHttp.OPERATOR + "@") + "/tollgate/console");
+                // The page redraws its tables every 2 s: each value is read by one script, at once.
                 WebDriverWait wait = new WebDriverWait(browser, Duration.ofSeconds(30));
-                wait.until(b -> !b.findElements(By.cssSelector("#locks tr[data-lock='" + lockName + "']"))
-                        .isEmpty());
-                wait.until(b -> count(b, "demo-user", "denied") >= 6
-                        && !b.findElements(By.cssSelector("#outages tr[data-cause]"))
-                                .isEmpty());
+                wait.ignoring(StaleElementReferenceException.class);
+                String lockRow = "#locks tr[data-lock='" + lockName + "']";
+                wait.until(b -> !rows(b, lockRow).isEmpty()
+                        && count(b, "demo-user", "denied") >= 6
+                        && !rows(b, "#outages tr[data-cause]").isEmpty());
 
                 assertTrue(count(browser, "demo-user", "allowed") >= 3);
                 assertTrue(count(browser, "demo-shadow", "would_deny") >= 3);
@@ -99,10 +102,7 @@ public class ConsoleIT {
                 assertTrue(drawn(browser, "demo-shadow", "would_deny"));
                 assertFalse(drawn(browser, "demo-window", "denied"), "a limit nobody called stays flat");
 
-                List<String> denied =
-                        browser.findElements(By.cssSelector("#denied tr[data-limit='demo-user']")).stream()
-                                .map(WebElement::getText)
-                                .toList();
+                List<String> denied = rows(browser, "#denied tr[data-limit='demo-user']");
                 assertTrue(
                         denied.contains("demo-user " + StoreKeys.clientHash(user) + " 6"),
                         "the client by its key's hash with its 6 denials: " + denied);
@@ -111,30 +111,31 @@ public class ConsoleIT {
                 List<String> outage = cells(browser, "#outages tr[data-cause]");
                 assertTrue(List.of("timeout", "refused", "breaker-open").contains(outage.get(3)), outage.toString());
                 assertTrue(Long.parseLong(outage.get(2)) >= 4, "degraded decisions of the outage: " + outage);
-                assertTrue(outage.get(1).endsWith(" s"), "lasted seconds: " + outage);
+                assertTrue(outage.get(1).endsWith(" s"), "lasted seconds, and ended: " + outage);
                 assertEquals(
                         "breaker closed: Redis answering",
-                        browser.findElement(By.id("breaker")).getText());
+                        script(browser, "return document.querySelector(arguments[0]).textContent;", "#breaker"));
 
-                List<String> lock = cells(browser, "#locks tr[data-lock='" + lockName + "']");
+                List<String> lock = cells(browser, lockRow);
                 assertEquals(List.of(lockName, HOLDER, Long.toString(held.fencingToken())), lock.subList(0, 3));
 
                 Path shot = Path.of(System.getProperty("console.screenshot", "target/console.png"));
                 Files.createDirectories(shot.toAbsolutePath().getParent());
                 Files.write(shot, ((ChromeDriver) browser).getScreenshotAs(OutputType.BYTES));
 
-                browser.findElement(By.cssSelector("#locks tr[data-lock='" + lockName + "'] button"))
-                        .click();
+                wait.until(b -> {
+                    b.findElement(By.cssSelector(lockRow + " button")).click();
+                    return true;
+                });
                 wait.until(b -> {
                     try {
                         b.switchTo().alert().accept();
                         return true;
-                    } catch (org.openqa.selenium.NoAlertPresentException e) {
+                    } catch (NoAlertPresentException e) {
                         return false;
                     }
                 });
-                wait.until(b -> b.findElements(By.cssSelector("#locks tr[data-lock='" + lockName + "']"))
-                        .isEmpty());
+                wait.until(b -> rows(b, lockRow).isEmpty());
                 assertTrue(browser.findElement(By.id("answer")).getText().startsWith("200 "));
                 assertFalse(held.extend(Duration.ofMinutes(2)), "force-released from the page");
             } finally {
@@ -158,7 +159,9 @@ public class ConsoleIT {
         assertEquals(200, LibertyServer.get("/demo/user/after-outage").statusCode(), "answered: the outage ends");
     }
 
+    /** Chromium through Debian's driver; with both named, Selenium Manager is never run (nothing downloaded). */
     private static WebDriver chromium() {
+        System.setProperty("webdriver.chrome.driver", CHROMEDRIVER.toString());
         ChromeDriverService service = new ChromeDriverService.Builder()
                 .usingDriverExecutable(CHROMEDRIVER.toFile())
                 .usingAnyFreePort()
@@ -166,28 +169,45 @@ public class ConsoleIT {
                 .build();
         ChromeOptions options = new ChromeOptions()
                 .setBinary(CHROMIUM.toFile())
-                .addArguments("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=1500,1500");
+                .addArguments("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=1500,2000");
         return new ChromeDriver(service, options);
     }
 
-    /** What the limit's row says per minute for the outcome. */
+    /** What the limit's row says per minute for the outcome; -1 before the row is drawn. */
     private static long count(WebDriver b, String limit, String outcome) {
-        List<WebElement> cell = b.findElements(
-                By.cssSelector("#limits tr[data-limit='" + limit + "'] td[data-outcome='" + outcome + "']"));
-        return cell.isEmpty() ? -1 : Long.parseLong(cell.get(0).getText());
+        Object text = script(
+                b,
+                "const c = document.querySelector(arguments[0]); return c ? c.textContent : null;",
+                "#limits tr[data-limit='" + limit + "'] td[data-outcome='" + outcome + "']");
+        return text == null ? -1 : Long.parseLong((String) text);
     }
 
     /** Whether the outcome's line of the limit's chart leaves the baseline (40 px high, baseline y=38). */
     private static boolean drawn(WebDriver b, String limit, String outcome) {
-        String points = b.findElement(By.cssSelector(
-                        "#limits tr[data-limit='" + limit + "'] polyline[data-outcome='" + outcome + "']"))
-                .getAttribute("points");
+        String points = (String) script(
+                b,
+                "return document.querySelector(arguments[0]).getAttribute('points');",
+                "#limits tr[data-limit='" + limit + "'] polyline[data-outcome='" + outcome + "']");
         return Arrays.stream(points.split(" ")).anyMatch(p -> Double.parseDouble(p.split(",")[1]) < 38);
     }
 
+    /** The cells' texts of the first row that {@code row} selects. */
+    @SuppressWarnings("unchecked")
     private static List<String> cells(WebDriver b, String row) {
-        return b.findElement(By.cssSelector(row)).findElements(By.tagName("td")).stream()
-                .map(WebElement::getText)
-                .toList();
+        return (List<String>)
+                script(b, "return [...document.querySelector(arguments[0]).cells].map(c => c.textContent);", row);
+    }
+
+    /** Each row's cells' texts joined by a space, of every row that {@code rows} selects. */
+    @SuppressWarnings("unchecked")
+    private static List<String> rows(WebDriver b, String rows) {
+        return (List<String>) script(
+                b,
+                "return [...document.querySelectorAll(arguments[0])].map(r => [...r.cells].map(c => c.textContent).join(' '));",
+                rows);
+    }
+
+    private static Object script(WebDriver b, String script, String selector) {
+        return ((JavascriptExecutor) b).executeScript(script, selector);
     }
 }

@@ -91,6 +91,16 @@ public interface DemoClient {
     @Path("/long-job")
     Response startLongJob();
 
+    /** Starts the long job held: it runs until {@link #releaseLongJob()} (at most a minute). */
+    @POST
+    @Path("/long-job")
+    Response startHeldLongJob(@QueryParam("held") boolean held);
+
+    /** Ends this server's held long job. */
+    @POST
+    @Path("/long-job/release")
+    String releaseLongJob();
+
     /** {@code runs=<n> lost=<n>}: the long job's runs and lost locks on this server. */
     @GET
     @Path("/long-job")

@@ -11,6 +11,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
@@ -23,13 +24,29 @@ class ExperimentsQuickIT {
 
     private static final Path EXPERIMENTS = Path.of("experiments").toAbsolutePath();
     private static final Path OUT = EXPERIMENTS.resolve("target/quick-it");
+    /** The race's nine configurations (RaceExperiment.CONFIGS), by id. */
+    private static final List<String> RACE_CONFIGS = List.of(
+            "poolx1", "1connx2", "1connx8", "1connx32", "poolx2", "poolx8", "poolx32", "4jvm-1connx8", "4jvm-poolx8");
 
     @Test
     void raceQuickModeShowsTheNaiveRaceAndAnExactScript() throws Exception {
         Path out = OUT.resolve("race");
         run("race", out);
         List<String[]> rows = csv(out.resolve("race.csv"));
-        assertTrue(rows.size() >= 18, "two trials of nine configurations for each check: " + rows.size());
+        // check,config,variant,in_flight_per_process,processes,trial,admitted: quick mode's 2 trials of the 9
+        // configurations for each of the 2 checks, every one of them (a missing lua row fails).
+        Map<String, Integer> perCheckAndConfig = new TreeMap<>();
+        for (String[] r : rows) {
+            perCheckAndConfig.merge(r[0] + "," + r[1], 1, Integer::sum);
+        }
+        Map<String, Integer> expected = new TreeMap<>();
+        for (String check : List.of("lua", "naive")) {
+            for (String config : RACE_CONFIGS) {
+                expected.put(check + "," + config, 2);
+            }
+        }
+        assertEquals(expected, perCheckAndConfig, "two trials per check and configuration");
+        assertEquals(36, rows.size());
         for (String[] r : rows) {
             // check,config,variant,in_flight_per_process,processes,trial,admitted
             if (r[0].equals("lua")) {
@@ -107,13 +124,21 @@ class ExperimentsQuickIT {
             phases.put(r[0], r);
         }
         // phase,checks,p50_us,p99_us,max_us,paid_timeout,...,breaker_open_after_check(10),fault_ms,
-        // recovery_ms(12),first_check_us,first_check_outcome(14),probes,monotonic_ms,wall_ms,clock_gap_ms
+        // recovery_ms(12),first_check_us,first_check_outcome(14),probes,monotonic_ms,wall_ms,clock_gap_ms,
+        // timeouts(19)
         assertEquals(20, Integer.parseInt(phases.get("hung-breaker-off")[5]), "breaker off: all 20 pay the budget");
+        assertEquals(20, Integer.parseInt(phases.get("hung-breaker-off")[19]), "breaker off: 20 timeouts");
         // Three failures in a row open the breaker. Redis I/O gives up at 90% of the budget, before the
         // waiting check does, so each failure is counted before the next check starts: exactly the
-        // threshold's three checks wait out a timeout, and none after the breaker is open.
-        int paid = Integer.parseInt(phases.get("hung-breaker-on")[5]);
-        assertEquals(3, paid, "breaker on: the threshold's 3 checks wait out a timeout, no more");
+        // threshold's three checks time out (the guard's cause, not a latency a loaded machine's stall can
+        // blur at 250 ms), and every later check is answered by the open breaker without asking Redis.
+        assertEquals(3, Integer.parseInt(phases.get("hung-breaker-on")[19]), "breaker on: exactly 3 timeouts");
+        assertTrue(Integer.parseInt(phases.get("hung-breaker-on")[5]) >= 3, "the 3 timeouts waited the budget");
+        for (String[] r : checks) {
+            if (r[0].equals("hung-breaker-on")) {
+                assertEquals(Integer.parseInt(r[1]) < 3 ? "timeout" : "breaker-open", r[6], String.join(",", r));
+            }
+        }
         assertEquals(3, Integer.parseInt(phases.get("hung-breaker-on")[10]), "the breaker opened after check 3");
         assertTrue(
                 Double.parseDouble(phases.get("dead")[2]) < Double.parseDouble(phases.get("healthy")[2]),
@@ -128,6 +153,44 @@ class ExperimentsQuickIT {
         }
         for (String f : List.of("outage.md", "outage.png")) {
             assertTrue(Files.size(out.resolve(f)) > 0, f);
+        }
+        assertTrue(Files.readString(out.resolve("outage.md")).contains("## Over-admission while Redis hangs"));
+
+        // Issue 13's row: two servers, 100 calls of one client above a limit of 20 + 10/s, on a hung Redis.
+        // mode,setting,servers,checks,seconds,admitted,limit_allows,ratio,degraded
+        List<String[]> fallback = csv(out.resolve("outage-fallback.csv"));
+        List<String> modes = fallback.stream().map(r -> r[0]).toList();
+        assertEquals(
+                List.of(
+                        "redis-answers",
+                        "hung-fail-open",
+                        "hung-fail-closed",
+                        "hung-local-fallback",
+                        "hung-local-fallback-shared"),
+                modes);
+        for (String[] r : fallback) {
+            int calls = Integer.parseInt(r[3]);
+            int admitted = Integer.parseInt(r[5]);
+            double allows = Double.parseDouble(r[6]);
+            int degraded = Integer.parseInt(r[8]);
+            String row = String.join(",", r);
+            assertEquals(100, calls, row);
+            switch (r[0]) {
+                case "redis-answers" -> {
+                    assertEquals(0, degraded, row);
+                    assertTrue(Math.abs(admitted - allows) <= 2, "Redis admits what the limit allows: " + row);
+                }
+                case "hung-fail-open" -> assertEquals(List.of(100, 100), List.of(admitted, degraded), row);
+                case "hung-fail-closed" -> assertEquals(List.of(0, 100), List.of(admitted, degraded), row);
+                case "hung-local-fallback" -> {
+                    assertEquals(100, degraded, row);
+                    assertTrue(Math.abs(admitted - 2 * allows) <= 4, "each server its whole capacity: 2x, " + row);
+                }
+                default -> {
+                    assertEquals(100, degraded, row);
+                    assertTrue(Math.abs(admitted - allows) <= 4, "each server half: about the limit, " + row);
+                }
+            }
         }
     }
 

@@ -12,7 +12,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * A Liberty server without {@code tollgate.redis.url} (limits in process) and the key modes a user
- * configures, each met through HTTP: {@code principal} ({@code anonymous} for everyone unauthenticated),
+ * configures, each met through HTTP: {@code principal} (the signed-in user, {@code anonymous} for everyone
+ * unauthenticated),
  * {@code global}, {@code header:<Name>} with the 512-character cut, and {@code tollgate.http.limits}
  * beside an annotation. Each limit's bucket says whose it is by its {@code RateLimit} remaining count.
  */
@@ -67,6 +68,39 @@ class InProcessKeysIT {
     }
 
     @Test
+    void anOperatorsPeekCreditOverrideAndBlockAnswer501InProcess() throws Exception {
+        String operator = "Basic " + java.util.Base64.getEncoder().encodeToString("operator:tollgate-demo".getBytes());
+        String base = "/tollgate/admin/limits/demo/";
+        for (String[] request : new String[][] {
+            {"GET", base + "peek?client=x"},
+            {"GET", base + "rules?client=x"},
+            {"PATCH", base + "clients?client=x&credit=1"},
+            {"PUT", base + "override?client=x&capacity=5&refill-tokens=5&for=1m"},
+            {"PUT", base + "block?client=x&for=1m"},
+            {"DELETE", base + "block?client=x"}
+        }) {
+            HttpResponse<String> r = java.net.http.HttpClient.newHttpClient()
+                    .send(
+                            java.net.http.HttpRequest.newBuilder(java.net.URI.create(server.baseUrl() + request[1]))
+                                    .method(request[0], java.net.http.HttpRequest.BodyPublishers.noBody())
+                                    .header("Authorization", operator)
+                                    .build(),
+                            HttpResponse.BodyHandlers.ofString());
+            assertEquals(501, r.statusCode(), request[0] + " " + request[1] + ": " + r.body());
+            assertTrue(r.body().contains("kept in this server's memory"), r.body());
+        }
+        HttpResponse<String> reset = java.net.http.HttpClient.newHttpClient()
+                .send(
+                        java.net.http.HttpRequest.newBuilder(
+                                        java.net.URI.create(server.baseUrl() + base + "clients?client=x"))
+                                .DELETE()
+                                .header("Authorization", operator)
+                                .build(),
+                        HttpResponse.BodyHandlers.ofString());
+        assertEquals(200, reset.statusCode(), "a reset works in process: " + reset.body());
+    }
+
+    @Test
     void inProcessLimitHoldsExactlyUnderConcurrency() throws Exception {
         List<Reply> replies = Load.fire(400, 32, i -> server.baseUrl(), c -> c.ejb("10.40.0.1"));
         assertEquals(100, Load.count(replies, 200));
@@ -83,6 +117,27 @@ class InProcessKeysIT {
                         status("/demo/hello", "X-Forwarded-For", "10.40.1.3"),
                         status("/demo/hello", "X-Forwarded-For", "10.40.1.4")),
                 "four addresses, one unauthenticated principal: anonymous");
+    }
+
+    @Test
+    void anAuthenticatedCallerHasABucketOfItsOwnFromEveryAddress() throws Exception {
+        String operator = basic("operator", "tollgate-demo");
+        String viewer = basic("viewer", "viewer-demo");
+        assertEquals(
+                List.of(200, 200, 200, 429, 200),
+                List.of(
+                        status("/demo/hello", "X-Forwarded-For", "10.40.4.1", "Authorization", operator),
+                        status("/demo/hello", "X-Forwarded-For", "10.40.4.2", "Authorization", operator),
+                        status("/demo/hello", "X-Forwarded-For", "10.40.4.3", "Authorization", operator),
+                        status("/demo/hello", "X-Forwarded-For", "10.40.4.4", "Authorization", operator),
+                        status("/demo/hello", "X-Forwarded-For", "10.40.4.1", "Authorization", viewer)),
+                "principal: the signed-in user's bucket (3), whatever the address; another user has their own");
+    }
+
+    private static String basic(String user, String password) {
+        return "Basic "
+                + java.util.Base64.getEncoder()
+                        .encodeToString((user + ":" + password).getBytes(java.nio.charset.StandardCharsets.UTF_8));
     }
 
     @Test

@@ -43,6 +43,7 @@ public class OutageIT {
         long redisDecisions = LibertyServer.metric("tollgate_decisions_total", "demo", "allowed");
         long degradedOpen = LibertyServer.metric("tollgate_degraded_decisions_total", "demo", "allowed");
         long degradedClosed = LibertyServer.metric("tollgate_degraded_decisions_total", "demo-cdi", "denied");
+        long timed = checksTimed();
         long warningsBefore = logLines("is not answering");
         long infosBefore = logLines("answers again");
         int paid = 0;
@@ -76,6 +77,7 @@ public class OutageIT {
                     1,
                     LibertyServer.metric("tollgate_degraded_decisions_total", "demo-cdi", "denied") - degradedClosed);
             assertEquals(redisDecisions, LibertyServer.metric("tollgate_decisions_total", "demo", "allowed"));
+            assertEquals(timed + CHECKS, checksTimed(), "tollgate_check_seconds counts each degraded check");
             assertEquals(1, Breaker.gauge(), "tollgate_breaker_open");
             Reply ready = Reply.of(health.ready());
             assertEquals(200, ready.status(), "a Redis outage does not take the server out of the balancer");
@@ -93,11 +95,23 @@ public class OutageIT {
                                 && l.contains((CHECKS + 1) + " decisions were degraded meanwhile")),
                 "one INFO with the count");
         assertEquals(infosBefore + 1, logLines("answers again"), "one INFO per outage");
+        long timedBefore = checksTimed();
         for (int i = 0; i < 3; i++) {
             Reply r = Reply.of(demo.helloFor("10.7.0.4"));
             assertEquals(200, r.status());
             assertEquals("\"demo\";r=" + (99 - i), r.header("RateLimit").orElseThrow());
         }
+        assertEquals(timedBefore + 3, checksTimed(), "and each check Redis decided");
+    }
+
+    /** {@code tollgate_check_seconds_count{limit="demo"}}: the checks the timer timed. */
+    private static long checksTimed() {
+        for (String line : LibertyServer.metrics().split("\n")) {
+            if (line.startsWith("tollgate_check_seconds_count{") && line.contains("limit=\"demo\"")) {
+                return (long) Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1));
+            }
+        }
+        throw new AssertionError("no tollgate_check_seconds_count for limit demo on /metrics");
     }
 
     private static long logLines(String text) throws Exception {

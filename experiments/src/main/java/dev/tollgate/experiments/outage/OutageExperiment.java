@@ -1,6 +1,7 @@
 package dev.tollgate.experiments.outage;
 
 import dev.tollgate.Decision;
+import dev.tollgate.DegradedCause;
 import dev.tollgate.config.PropertySource;
 import dev.tollgate.config.SettingsReader;
 import dev.tollgate.config.TollgateSettings;
@@ -9,6 +10,8 @@ import dev.tollgate.experiments.common.Environment;
 import dev.tollgate.experiments.common.LocalRedis;
 import dev.tollgate.experiments.common.Options;
 import dev.tollgate.guard.BreakerState;
+import dev.tollgate.ratelimit.DecisionListener;
+import dev.tollgate.ratelimit.LimitSpec;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -16,6 +19,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.LockSupport;
 import java.util.logging.Level;
 import java.util.logging.Logger;
@@ -24,7 +28,8 @@ import java.util.logging.Logger;
  * The article's outage experiment against Tollgate's guard: sequential checks through {@link
  * Tollgate#check}, built from settings as a user builds it, while one redis-server process is healthy, SIGKILLed, restarted on the same port,
  * SIGSTOPped (first with a breaker that never opens, the article's situation, then with Tollgate's
- * breaker) and SIGCONTed. Every check is timed with {@link System#nanoTime()}; each phase also
+ * breaker) and SIGCONTed; then two servers' over-admission while it hangs with fail-open, fail-closed and
+ * a local fallback ({@link OutageFallback}). Every check is timed with {@link System#nanoTime()}; each phase also
  * compares its monotonic and wall-clock durations, since a machine that sleeps stalls every timer.
  */
 public final class OutageExperiment {
@@ -38,7 +43,14 @@ public final class OutageExperiment {
     static final Duration RECOVERY_LIMIT = Duration.ofSeconds(10);
 
     /** One check: its phase, its index in the phase, how long it took, its decision, the breaker after it. */
-    record Check(Phase phase, int index, long nanos, boolean allowed, boolean degraded, boolean guardOpenAfter) {
+    record Check(
+            Phase phase,
+            int index,
+            long nanos,
+            boolean allowed,
+            boolean degraded,
+            boolean guardOpenAfter,
+            String cause) {
         String outcome() {
             return (degraded ? "degraded-" : "redis-") + (allowed ? "allowed" : "denied");
         }
@@ -109,6 +121,7 @@ public final class OutageExperiment {
             Instant runWall = Instant.now();
             long runMono = System.nanoTime();
             List<PhaseRun> runs = run(redis, checks, warmup);
+            List<OutageFallback.Row> fallback = OutageFallback.run(redis, options.quick());
             long runWallNanos = Duration.between(runWall, Instant.now()).toNanos();
             long runMonoNanos = System.nanoTime() - runMono;
             env.put("load average at end", Environment.loadAverage());
@@ -118,16 +131,35 @@ public final class OutageExperiment {
                             "%.1f s monotonic (System.nanoTime), %.1f s wall clock (Instant)",
                             runMonoNanos / 1e9, runWallNanos / 1e9));
             OutageReport.write(options.out(), env, checks, warmup, runs, runWallNanos - runMonoNanos);
-            System.out.println(
-                    "outage: wrote outage.csv, outage-phases.csv, outage.md and outage.png to " + options.out());
+            OutageFallback.write(options.out(), fallback);
+            Files.writeString(
+                    options.out().resolve("outage.md"),
+                    OutageFallback.markdown(fallback),
+                    java.nio.file.StandardOpenOption.APPEND);
+            System.out.println("outage: wrote outage.csv, outage-phases.csv, outage-fallback.csv, outage.md and"
+                    + " outage.png to " + options.out());
         }
     }
 
     private static List<PhaseRun> run(LocalRedis redis, int checks, int warmup) throws Exception {
         TollgateSettings settings = settings(redis.url());
         TollgateSettings neverOpens = settings.withGuard(settings.guard().withFailureThreshold(Integer.MAX_VALUE));
-        try (Tollgate breakerOn = Tollgate.build(settings);
-                Tollgate breakerOff = Tollgate.build(neverOpens)) {
+        // Why each degraded check was degraded, as the guard says (cause "timeout": it waited for Redis).
+        AtomicReference<String> cause = new AtomicReference<>("");
+        DecisionListener causes = new DecisionListener() {
+            @Override
+            public void onDecision(LimitSpec limit, Decision decision, long nanos) {
+                cause.set("");
+            }
+
+            @Override
+            public void onDegraded(LimitSpec limit, Decision decision, DegradedCause why, long nanos) {
+                cause.set(why.tag());
+            }
+        };
+        try (Tollgate breakerOn = Tollgate.builder(settings).listener(causes).build();
+                Tollgate breakerOff =
+                        Tollgate.builder(neverOpens).listener(causes).build()) {
             BreakerState onState = breakerOn.breakerState().orElseThrow();
 
             // Unrecorded: JIT, connections and both guards' worker threads warm before the first phase.
@@ -157,6 +189,7 @@ public final class OutageExperiment {
                 List<Check> done = new ArrayList<>(checks);
                 int openedAfter = -1;
                 for (int i = 0; i < checks; i++) {
+                    cause.set("");
                     long start = System.nanoTime();
                     Decision d = current.check(LIMIT, "client");
                     long took = System.nanoTime() - start;
@@ -164,7 +197,7 @@ public final class OutageExperiment {
                     if (open && openedAfter < 0) {
                         openedAfter = i;
                     }
-                    done.add(new Check(phase, i, took, d.allowed(), d.degraded(), open));
+                    done.add(new Check(phase, i, took, d.allowed(), d.degraded(), open, cause.get()));
                 }
                 long monoNanos = System.nanoTime() - mono0;
                 long wallNanos = Duration.between(wall0, Instant.now()).toNanos();

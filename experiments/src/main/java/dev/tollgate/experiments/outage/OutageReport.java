@@ -28,30 +28,31 @@ final class OutageReport {
 
     static void write(Path out, Map<String, String> env, int checks, int warmup, List<PhaseRun> runs, long runGap)
             throws IOException {
-        StringBuilder csv = new StringBuilder("phase,index,latency_us,outcome,degraded,breaker_open_after\n");
+        StringBuilder csv = new StringBuilder("phase,index,latency_us,outcome,degraded,breaker_open_after,cause\n");
         for (PhaseRun r : runs) {
             for (Check c : r.checks()) {
                 csv.append(String.format(
                         Locale.ROOT,
-                        "%s,%d,%.1f,%s,%b,%b%n",
+                        "%s,%d,%.1f,%s,%b,%b,%s%n",
                         c.phase().id,
                         c.index(),
                         c.nanos() / 1e3,
                         c.outcome(),
                         c.degraded(),
-                        c.guardOpenAfter()));
+                        c.guardOpenAfter(),
+                        c.cause()));
             }
         }
         Files.writeString(out.resolve("outage.csv"), csv);
 
         StringBuilder phases = new StringBuilder("phase,checks,p50_us,p99_us,max_us,paid_timeout,redis_allowed,"
                 + "redis_denied,degraded_allowed,degraded_denied,breaker_open_after_check,fault_ms,recovery_ms,"
-                + "first_check_us,first_check_outcome,probes,monotonic_ms,wall_ms,clock_gap_ms\n");
+                + "first_check_us,first_check_outcome,probes,monotonic_ms,wall_ms,clock_gap_ms,timeouts\n");
         for (PhaseRun r : runs) {
             Check first = r.checks().get(0);
             phases.append(String.format(
                     Locale.ROOT,
-                    "%s,%d,%.1f,%.1f,%.1f,%d,%d,%d,%d,%d,%d,%.1f,%s,%.1f,%s,%d,%.1f,%.1f,%.1f%n",
+                    "%s,%d,%.1f,%.1f,%.1f,%d,%d,%d,%d,%d,%d,%.1f,%s,%.1f,%s,%d,%.1f,%.1f,%.1f,%d%n",
                     r.phase().id,
                     r.checks().size(),
                     pct(r, 50) / 1e3,
@@ -70,7 +71,8 @@ final class OutageReport {
                     r.probes(),
                     r.monoNanos() / 1e6,
                     r.wallNanos() / 1e6,
-                    r.clockGapNanos() / 1e6));
+                    r.clockGapNanos() / 1e6,
+                    r.checks().stream().filter(c -> c.cause().equals("timeout")).count()));
         }
         Files.writeString(out.resolve("outage-phases.csv"), phases);
         Files.writeString(out.resolve("outage.md"), markdown(env, checks, warmup, runs, runGap));
