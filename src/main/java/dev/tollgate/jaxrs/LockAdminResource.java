@@ -1,7 +1,7 @@
 package dev.tollgate.jaxrs;
 
+import dev.tollgate.LockAdmin;
 import dev.tollgate.cdi.TollgateRuntime;
-import dev.tollgate.engine.Tollgate;
 import jakarta.enterprise.context.RequestScoped;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.DELETE;
@@ -28,14 +28,18 @@ public class LockAdminResource {
     @Inject
     TollgateRuntime runtime;
 
+    /** The application's bean, as an application injects it. */
+    @Inject
+    LockAdmin locks;
+
     @Context
     SecurityContext security;
 
     @GET
     @Produces(MediaType.APPLICATION_JSON)
     public Response held() {
-        Tollgate t = AdminAccess.authorized(runtime, security);
-        return Response.ok(ConsoleJson.locks(t.lockAdmin().held()))
+        AdminAccess.authorized(runtime, security);
+        return Response.ok(ConsoleJson.locks(locks.held()))
                 .header("Cache-Control", "no-store")
                 .build();
     }
@@ -44,7 +48,7 @@ public class LockAdminResource {
     @Path("{name}")
     @Produces(MediaType.APPLICATION_JSON)
     public Response forceRelease(@PathParam("name") String name, @QueryParam("fencingToken") String fencingToken) {
-        Tollgate t = AdminAccess.authorized(runtime, security);
+        AdminAccess.authorized(runtime, security);
         Long token;
         try {
             token = fencingToken == null ? null : Long.valueOf(fencingToken);
@@ -53,9 +57,7 @@ public class LockAdminResource {
         }
         boolean released;
         try {
-            released = token == null
-                    ? t.lockAdmin().forceRelease(name)
-                    : t.lockAdmin().forceRelease(name, token);
+            released = token == null ? locks.forceRelease(name) : locks.forceRelease(name, token);
         } catch (IllegalArgumentException e) {
             return AdminAccess.problem(400, "Bad Request", e.getMessage());
         }

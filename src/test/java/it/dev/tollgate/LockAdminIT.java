@@ -19,6 +19,7 @@ import java.time.Duration;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.microshed.testing.SharedContainerConfig;
@@ -45,6 +46,11 @@ public class LockAdminIT {
     static void connect() {
         link = RedisClients.create(RedisSettings.of(redis.url(), Duration.ofSeconds(5), 4));
         locks = RedisDistributedLock.using(GuardedRedis.unguarded(link), LockLostListener.NONE, HOLDER);
+    }
+
+    @BeforeEach
+    void redisAnswers() throws Exception {
+        RedisReady.awaitBoth();
     }
 
     @AfterAll
@@ -101,5 +107,19 @@ public class LockAdminIT {
                         .statusCode());
         next.close();
         assertEquals(404, AdminHttp.send("DELETE", one, AdminHttp.OPERATOR).statusCode(), "nobody holds it");
+    }
+
+    @Test
+    void theConsolesDataIsAnOperatorsOnly() throws Exception {
+        String path = "/tollgate/admin/console";
+        assertEquals(401, AdminHttp.send("GET", path, null).statusCode());
+        assertEquals(403, AdminHttp.send("GET", path, AdminHttp.VIEWER).statusCode());
+        HttpResponse<String> data = AdminHttp.send("GET", path, AdminHttp.OPERATOR);
+        assertEquals(200, data.statusCode(), data.body());
+        assertTrue(
+                data.body().startsWith("{\"breaker\":{\"open\":false,\"authFailure\":null},\"outages\":["),
+                data.body());
+        assertTrue(data.body().contains(",\"deniedClients\":["), data.body());
+        assertTrue(data.body().endsWith(",\"error\":null}}"), data.body());
     }
 }
