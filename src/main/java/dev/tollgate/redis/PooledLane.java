@@ -6,6 +6,7 @@ import java.time.Duration;
 import java.util.NoSuchElementException;
 import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
 import redis.clients.jedis.Connection;
 import redis.clients.jedis.exceptions.JedisConnectionException;
 import redis.clients.jedis.util.Pool;
@@ -48,7 +49,36 @@ final class PooledLane implements DirectLane {
                 throw Busy.INSTANCE;
             }
         }
-        return new Leased(pool, c, defaultTimeout, timeout != defaultTimeout, full);
+        return new Leased(pool, c, defaultTimeout, timeout != defaultTimeout, full, start + budgetNanos);
+    }
+
+    /**
+     * The one retry of a call whose leased connection broke ({@link RedisLink}), on a fresh connection and
+     * within what is left of the call's budget: a full pool is waited for until {@code deadlineNanos} at
+     * most, and the read is bounded by what is left then. Without a connection in time, the call fails
+     * with {@code failure}.
+     */
+    <T> T retryWithin(long deadlineNanos, JedisConnectionException failure, Function<Connection, T> call) {
+        long start = System.nanoTime();
+        Pool<Connection> pool = link.builtPool();
+        Connection c;
+        try {
+            c = pool.borrowObject(Duration.ofNanos(Math.max(0, deadlineNanos - start)));
+        } catch (Exception noneInTime) {
+            throw failure;
+        }
+        int defaultTimeout = c.getSoTimeout();
+        long leftMillis = TimeUnit.NANOSECONDS.toMillis(deadlineNanos - System.nanoTime());
+        int timeout = (int) Math.min(defaultTimeout, leftMillis);
+        try (Leased fresh = new Leased(pool, c, defaultTimeout, timeout != defaultTimeout, false, deadlineNanos)) {
+            if (timeout < 1) {
+                throw failure;
+            }
+            if (timeout != defaultTimeout) {
+                c.setSoTimeout(timeout);
+            }
+            return call.apply(c);
+        }
     }
 
     private static Connection borrow(Pool<Connection> pool, long budgetNanos) throws Busy {
@@ -83,13 +113,21 @@ final class PooledLane implements DirectLane {
         private final int defaultTimeout;
         private final boolean shortened;
         private final boolean waited;
+        private final long deadlineNanos;
 
-        Leased(Pool<Connection> pool, Connection connection, int defaultTimeout, boolean shortened, boolean waited) {
+        Leased(
+                Pool<Connection> pool,
+                Connection connection,
+                int defaultTimeout,
+                boolean shortened,
+                boolean waited,
+                long deadlineNanos) {
             this.pool = pool;
             this.connection = connection;
             this.defaultTimeout = defaultTimeout;
             this.shortened = shortened;
             this.waited = waited;
+            this.deadlineNanos = deadlineNanos;
         }
 
         @Override
@@ -99,7 +137,7 @@ final class PooledLane implements DirectLane {
 
         @Override
         public <T> T run(Callable<T> call) throws Exception {
-            return link.pinned(connection, call);
+            return link.pinned(connection, PooledLane.this, deadlineNanos, call);
         }
 
         @Override

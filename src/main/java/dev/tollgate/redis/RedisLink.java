@@ -24,7 +24,9 @@ import redis.clients.jedis.util.Pool;
  *
  * <p>A connection that broke without timing out (the server restarted, a reset) is retried once on a
  * fresh connection, after the idle ones are dropped: they all point at the old process. For a Sentinel
- * client those are the current master's idle connections. A cluster client is not retried here: its
+ * client those are the current master's idle connections. On the caller's thread ({@link PooledLane})
+ * the retry has what is left of the call's budget: it waits for a full pool's connection, and reads,
+ * no longer than that. A cluster client is not retried here: its
  * executor already makes one more attempt (after a redirect or a broken connection) within the budget.
  * A timeout is never retried, since the server may yet run the command.
  *
@@ -44,13 +46,20 @@ public final class RedisLink implements AutoCloseable {
     private final ThreadLocal<Pinned> pinned = new ThreadLocal<>();
     private volatile Client client;
 
-    /** The connection {@link PooledLane} lent this thread's call, and a client over it made on demand. */
+    /**
+     * The connection {@link PooledLane} lent this thread's call, the lane and when the call's budget ends
+     * (for a retry), and a client over the connection made on demand.
+     */
     private static final class Pinned {
         final Connection connection;
+        final PooledLane lane;
+        final long deadlineNanos;
         UnifiedJedis jedis;
 
-        Pinned(Connection connection) {
+        Pinned(Connection connection, PooledLane lane, long deadlineNanos) {
             this.connection = connection;
+            this.lane = lane;
+            this.deadlineNanos = deadlineNanos;
         }
 
         UnifiedJedis jedis() {
@@ -149,6 +158,10 @@ public final class RedisLink implements AutoCloseable {
                 throw e;
             }
             c.dropIdleConnections().run();
+            if (pin != null) {
+                // On the caller's thread the retry has what is left of the budget, not a budget of its own.
+                return pin.lane.retryWithin(pin.deadlineNanos, e, fresh -> script.run(fresh, keys, args));
+            }
             return script.run(c.jedis(), keys, args);
         }
     }
@@ -167,9 +180,10 @@ public final class RedisLink implements AutoCloseable {
         return c != null && c.jedis() instanceof RedisClient single ? single.getPool() : null;
     }
 
-    /** Runs {@code call} with this link's commands on {@code connection}, on this thread. */
-    <T> T pinned(Connection connection, java.util.concurrent.Callable<T> call) throws Exception {
-        pinned.set(new Pinned(connection));
+    /** Runs {@code call} with this link's commands on {@code connection}, on this thread, until {@code deadlineNanos}. */
+    <T> T pinned(Connection connection, PooledLane lane, long deadlineNanos, java.util.concurrent.Callable<T> call)
+            throws Exception {
+        pinned.set(new Pinned(connection, lane, deadlineNanos));
         try {
             return call.call();
         } finally {

@@ -21,6 +21,9 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import redis.clients.jedis.Connection;
+import redis.clients.jedis.Jedis;
+import redis.clients.jedis.Protocol;
+import redis.clients.jedis.args.ClientPauseMode;
 import redis.clients.jedis.exceptions.JedisConnectionException;
 import redis.clients.jedis.util.Pool;
 
@@ -182,6 +185,49 @@ class CallerThreadLaneTest {
         }
         assertThrows(BreakerOpenException.class, () -> caller.call(succeeds), "the third failure in a row opened it");
         assertEquals(shown + 4, breaker.calls.get(), "every failure, and each call after one, was shown to it");
+    }
+
+    /**
+     * A connection that breaks on the caller's thread (killed while its command waits) is retried once on
+     * a fresh one, within what is left of the budget: with every other connection taken the retry waits
+     * for one only until the budget ends (it used to wait a whole budget of its own, ~2x in all).
+     */
+    @Test
+    void aBrokenConnectionsRetryOnTheCallersThreadEndsWithTheBudget() throws Exception {
+        RedisLink link = link(1);
+        ExecutorCaller caller = caller(link, new CountingBreaker());
+        Pool<Connection> pool = link.builtPool();
+        List<Connection> held = new ArrayList<>(); // every connection but the call's
+        while (held.size() < pool.getMaxTotal() - 1) {
+            held.add(pool.getResource());
+        }
+        if (pool.getNumIdle() == 0) {
+            pool.getResource().close(); // one idle connection for the call
+        }
+        Thread killer = new Thread(() -> {
+            try (Jedis admin = redis.admin()) {
+                Thread.sleep(BUDGET.toMillis() / 2);
+                admin.sendCommand(Protocol.Command.CLIENT, "KILL", "TYPE", "normal", "SKIPME", "yes");
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        });
+        try (Jedis admin = redis.admin()) {
+            admin.clientPause(10_000, ClientPauseMode.WRITE);
+            killer.start();
+            long start = System.nanoTime();
+            Exception failed = assertThrows(Exception.class, () -> caller.call(() -> probe(link)));
+            long tookMillis = (System.nanoTime() - start) / 1_000_000;
+            assertTrue(tookMillis < BUDGET.toMillis() + 100, "took " + tookMillis + " ms: " + failed);
+            assertFalse(RedisLink.timedOut(failed), "the connection broke, it did not time out: " + failed);
+        } finally {
+            killer.join();
+            try (Jedis admin = redis.admin()) {
+                admin.clientUnpause();
+            }
+            held.forEach(Connection::close);
+        }
+        caller.call(() -> probe(link)); // answered again, on a fresh connection
     }
 
     @Test
