@@ -68,6 +68,10 @@ class RedisSentinelFailoverTest {
         int oldMaster = sentinels.master().port();
         try (Jedis master = sentinels.master().admin()) {
             // The replication lag at the kill is what may be forgotten (README): make it none, and known.
+            // WAIT waits for this connection's own last write only (none: it would return at once), so it
+            // writes a marker first; the replication stream is ordered, so the replica holding the marker
+            // holds every spend before it.
+            master.set("tollgate-test:replicated-up-to-here", "1");
             assertEquals(1, master.waitReplicas(1, 10_000), "the replica acknowledged every spend before the kill");
         }
         long killed = System.nanoTime();

@@ -322,11 +322,27 @@ public abstract class DistributedLockContract {
         assertTrue(held.isHeld());
         assertTrue(held.release());
         assertFalse(held.isHeld());
-        elapse(Duration.ofMillis(150));
+        awaitEveryKeepAliveRoundDueBy(Duration.ofMillis(400));
         assertTrue(
                 acquire(name, Duration.ofSeconds(10)).fencingToken() > held.fencingToken(),
                 "no keep-alive after the release");
-        assertEquals(List.of(), lostFor(name));
+        assertEquals(List.of(), lostFor(name), "a keep-alive round after the release would find the lock gone");
+    }
+
+    /**
+     * A handshake with the keep-alive thread, not a guess at its schedule: returns once every keep-alive
+     * round due within {@code period} from now has run. A marker lock whose rounds come every
+     * {@code period} is taken, force-released and kept alive; its first round, due one period after this
+     * call, finds it gone and reports it. Rounds run one at a time in the order they fall due, so every
+     * round due before it has run by then.
+     */
+    protected void awaitEveryKeepAliveRoundDueBy(Duration period) throws InterruptedException {
+        String marker = freshName();
+        LockHandle m = acquire(marker, period.multipliedBy(3));
+        assertTrue(admin().forceRelease(marker));
+        m.keepAlive();
+        awaitLost(marker);
+        assertEquals(1, lostFor(marker).size(), "the marker's keep-alive came round");
     }
 
     @Test

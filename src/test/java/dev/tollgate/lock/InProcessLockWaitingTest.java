@@ -6,7 +6,8 @@ import org.junit.jupiter.api.AfterEach;
 /** Waiting on the in-process lock: one JVM, so the "other server" is the same lock. */
 class InProcessLockWaitingTest extends LockWaitingContract {
 
-    private final InProcessDistributedLock lock = new InProcessDistributedLock(MicrosClock.system());
+    private final MicrosClock clock = MicrosClock.system();
+    private final InProcessDistributedLock lock = new InProcessDistributedLock(clock);
 
     @AfterEach
     void close() {
@@ -21,5 +22,10 @@ class InProcessLockWaitingTest extends LockWaitingContract {
     @Override
     protected DistributedLock otherServer() {
         return lock;
+    }
+
+    @Override
+    protected long storeMicros() {
+        return clock.nowMicros();
     }
 }

@@ -45,4 +45,9 @@ class RedisClusterLockWaitingTest extends LockWaitingContract {
     protected DistributedLock otherServer() {
         return other;
     }
+
+    @Override
+    protected long storeMicros() {
+        return cluster.nowMicros();
+    }
 }

@@ -45,4 +45,9 @@ class RedisLockWaitingTest extends LockWaitingContract {
     protected DistributedLock otherServer() {
         return other;
     }
+
+    @Override
+    protected long storeMicros() {
+        return redis.timeMicros();
+    }
 }

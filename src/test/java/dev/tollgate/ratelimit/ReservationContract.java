@@ -21,15 +21,22 @@ import org.junit.jupiter.api.Test;
  */
 public abstract class ReservationContract extends StoreContract {
 
-    /** Slack for the time the test itself takes between two calls, on a loaded machine. */
-    static final Duration SLACK = Duration.ofMillis(150);
-
     static final LimitPolicy ONE_PER_SECOND = new LimitPolicy("wait", 1, 1, Duration.ofSeconds(1), 1);
 
-    static void assertAbout(Duration expected, Duration actual) {
+    /**
+     * A wait counted from the bucket's first call, asked at a later call: exactly {@code expected} minus the
+     * store time between the two calls. {@code firstCallSent} is the store's clock read before the first
+     * call; this reads it again after the answer, so the bound is what passed on the store's own clock
+     * (nothing on the in-process clock, however slow the machine), never a guess at it.
+     */
+    void assertWaitFromFirstCall(Duration expected, Duration actual, long firstCallSent) {
+        long between = nowMicros() - firstCallSent;
+        long expectedMicros = expected.toNanos() / 1000;
+        long actualMicros = actual.toNanos() / 1000;
         assertTrue(
-                actual.compareTo(expected) <= 0 && actual.compareTo(expected.minus(SLACK)) >= 0,
-                "expected about " + expected.toMillis() + " ms (never more), got " + actual.toMillis() + " ms");
+                actualMicros <= expectedMicros && actualMicros >= expectedMicros - between,
+                "expected " + expected.toMillis() + " ms less the " + between / 1000.0
+                        + " ms of store time between the calls (never more), got " + actualMicros / 1000.0 + " ms");
     }
 
     @Test
@@ -45,34 +52,38 @@ public abstract class ReservationContract extends StoreContract {
     void missingTokensAreReservedAndEveryLaterCallQueuesBehindThem() {
         String key = freshKey();
         Duration maxWait = Duration.ofSeconds(5);
+        long sent = nowMicros();
         assertEquals(
                 Duration.ZERO, store().reserve(ONE_PER_SECOND, key, maxWait).delay());
         Reservation second = store().reserve(ONE_PER_SECOND, key, maxWait);
         assertTrue(second.decision().allowed());
         assertEquals(0, second.decision().remaining());
-        assertAbout(Duration.ofSeconds(1), second.delay());
+        assertWaitFromFirstCall(Duration.ofSeconds(1), second.delay(), sent);
         Reservation third = store().reserve(ONE_PER_SECOND, key, maxWait);
-        assertAbout(Duration.ofSeconds(2), third.delay());
+        assertWaitFromFirstCall(Duration.ofSeconds(2), third.delay(), sent);
         Decision plain = store().tryConsume(ONE_PER_SECOND, key);
         assertFalse(plain.allowed(), "a call that does not wait is not served before the waiters");
-        assertAbout(Duration.ofSeconds(3), plain.retryAfter());
+        assertWaitFromFirstCall(Duration.ofSeconds(3), plain.retryAfter(), sent);
     }
 
     @Test
     void aWaitBeyondMaxWaitIsRefusedAtOnceAndReservesNothing() {
         String key = freshKey();
         Duration maxWait = Duration.ofMillis(1500);
+        long sent = nowMicros();
         store().reserve(ONE_PER_SECOND, key, maxWait);
-        assertAbout(
+        assertWaitFromFirstCall(
                 Duration.ofSeconds(1),
-                store().reserve(ONE_PER_SECOND, key, maxWait).delay());
+                store().reserve(ONE_PER_SECOND, key, maxWait).delay(),
+                sent);
         Reservation refused = store().reserve(ONE_PER_SECOND, key, maxWait);
         assertFalse(refused.decision().allowed());
         assertEquals(Duration.ZERO, refused.delay());
-        assertAbout(Duration.ofSeconds(2), refused.decision().retryAfter());
-        assertAbout(
+        assertWaitFromFirstCall(Duration.ofSeconds(2), refused.decision().retryAfter(), sent);
+        assertWaitFromFirstCall(
                 Duration.ofSeconds(2),
-                store().reserve(ONE_PER_SECOND, key, Duration.ofSeconds(5)).delay());
+                store().reserve(ONE_PER_SECOND, key, Duration.ofSeconds(5)).delay(),
+                sent);
     }
 
     @Test
@@ -95,15 +106,17 @@ public abstract class ReservationContract extends StoreContract {
     void reservationsBeyondAFullRefillAreOwedNotForgotten() {
         LimitPolicy p = new LimitPolicy("wait", 1, 2, Duration.ofSeconds(1), 1);
         String key = freshKey();
+        long sent = nowMicros();
         for (int i = 0; i < 4; i++) {
             assertTrue(store().reserve(p, key, Duration.ofSeconds(3)).decision().allowed());
         }
         Decision plain = store().tryConsume(p, key);
         assertFalse(plain.allowed(), "the reservations are owed");
-        assertAbout(Duration.ofSeconds(2), plain.retryAfter());
-        assertAbout(
+        assertWaitFromFirstCall(Duration.ofSeconds(2), plain.retryAfter(), sent);
+        assertWaitFromFirstCall(
                 Duration.ofSeconds(2),
-                store().reserve(p, key, Duration.ofSeconds(3)).delay());
+                store().reserve(p, key, Duration.ofSeconds(3)).delay(),
+                sent);
     }
 
     @Test
