@@ -65,24 +65,39 @@ final class Activity implements DecisionListener {
         return out;
     }
 
-    /** One limit's ring of slots; a slot is reused once it is {@value #SLOTS} slots old. */
+    /**
+     * One limit's ring of slots; a slot is reused once it is {@value #SLOTS} slots old. Counting in the
+     * slot under way takes no lock (every check counts, and a lock held by a thread the scheduler set
+     * aside made every other check wait); only the first count of a new slot takes it, to clear the
+     * reused slot's counts before announcing whose they are.
+     */
     private static final class Series {
-        private final long[] slotOf = new long[SLOTS];
+        private final AtomicLongArray slotOf = new AtomicLongArray(SLOTS);
         private final AtomicLongArray counts = new AtomicLongArray(SLOTS * OUTCOMES.size());
 
         Series() {
-            java.util.Arrays.fill(slotOf, -1);
+            for (int i = 0; i < SLOTS; i++) {
+                slotOf.set(i, -1);
+            }
         }
 
-        synchronized void add(long slot, int outcome) {
+        void add(long slot, int outcome) {
             int i = (int) (slot % SLOTS);
-            if (slotOf[i] != slot) {
-                slotOf[i] = slot;
-                for (int k = 0; k < OUTCOMES.size(); k++) {
-                    counts.set(i * OUTCOMES.size() + k, 0);
-                }
+            if (slotOf.get(i) != slot) {
+                startSlot(i, slot);
             }
             counts.incrementAndGet(i * OUTCOMES.size() + outcome);
+        }
+
+        /** Clears slot {@code i}'s counts, then names it {@code slot}: no count of {@code slot} is cleared. */
+        private synchronized void startSlot(int i, long slot) {
+            if (slotOf.get(i) == slot) {
+                return;
+            }
+            for (int k = 0; k < OUTCOMES.size(); k++) {
+                counts.set(i * OUTCOMES.size() + k, 0);
+            }
+            slotOf.set(i, slot);
         }
 
         synchronized List<long[]> recent(long now) {
@@ -90,7 +105,7 @@ final class Activity implements DecisionListener {
             for (long slot = now - SLOTS + 1; slot <= now; slot++) {
                 long[] c = new long[OUTCOMES.size()];
                 int i = (int) (Math.floorMod(slot, SLOTS));
-                if (slot >= 0 && slotOf[i] == slot) {
+                if (slot >= 0 && slotOf.get(i) == slot) {
                     for (int k = 0; k < c.length; k++) {
                         c[k] = counts.get(i * OUTCOMES.size() + k);
                     }
