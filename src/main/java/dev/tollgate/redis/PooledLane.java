@@ -34,8 +34,10 @@ final class PooledLane implements DirectLane {
         if (pool == null) {
             throw Busy.INSTANCE;
         }
-        boolean full = pool.getNumIdle() == 0 && pool.getNumActive() >= pool.getMaxTotal();
-        Connection c = borrow(pool, budgetNanos);
+        // The idle count is read once: each read takes the pool's lock, which every borrow and return takes.
+        boolean idle = pool.getNumIdle() > 0;
+        boolean full = !idle && pool.getNumActive() >= pool.getMaxTotal();
+        Connection c = borrow(pool, idle, full, budgetNanos);
         int defaultTimeout = c.getSoTimeout();
         long leftMillis = TimeUnit.NANOSECONDS.toMillis(budgetNanos - (System.nanoTime() - start));
         int timeout = (int) Math.max(1, Math.min(defaultTimeout, leftMillis));
@@ -81,12 +83,12 @@ final class PooledLane implements DirectLane {
         }
     }
 
-    private static Connection borrow(Pool<Connection> pool, long budgetNanos) throws Busy {
+    private static Connection borrow(Pool<Connection> pool, boolean idle, boolean full, long budgetNanos) throws Busy {
         try {
-            if (pool.getNumIdle() > 0) {
+            if (idle) {
                 return pool.borrowObject(Duration.ZERO);
             }
-            if (pool.getNumActive() < pool.getMaxTotal()) {
+            if (!full) {
                 throw Busy.INSTANCE;
             }
             return waitFor(pool, budgetNanos);
