@@ -69,12 +69,14 @@ public final class StoreKeys {
     // than the hashing itself.
     private static final ThreadLocal<MessageDigest> SHA_256 = ThreadLocal.withInitial(StoreKeys::sha256);
 
+    private static final Base64.Encoder BASE64URL = Base64.getUrlEncoder().withoutPadding();
+
     /** 128 bits of SHA-256 of the first 512 characters, base64url without padding: 22 characters whatever the input. */
     static String hash(String clientKey) {
         String kept =
                 clientKey.length() > MAX_CLIENT_KEY_LENGTH ? clientKey.substring(0, MAX_CLIENT_KEY_LENGTH) : clientKey;
         byte[] digest = SHA_256.get().digest(kept.getBytes(StandardCharsets.UTF_8));
-        return Base64.getUrlEncoder().withoutPadding().encodeToString(Arrays.copyOf(digest, 16));
+        return BASE64URL.encodeToString(Arrays.copyOf(digest, 16));
     }
 
     private static MessageDigest sha256() {
