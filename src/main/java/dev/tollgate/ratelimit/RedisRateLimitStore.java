@@ -47,6 +47,11 @@ public final class RedisRateLimitStore implements RateLimitStore {
     private final boolean ownsClient;
     private final Algorithm algorithm;
 
+    /** The arguments of the policy last decided for: one limit's checks reuse them instead of formatting four numbers. */
+    private volatile PolicyArgs lastArgs;
+
+    private record PolicyArgs(LimitPolicy policy, List<String> args) {}
+
     private RedisRateLimitStore(RedisLink redis, boolean ownsClient, Algorithm algorithm) {
         this.redis = redis;
         this.ownsClient = ownsClient;
@@ -184,12 +189,18 @@ public final class RedisRateLimitStore implements RateLimitStore {
 
     /** The script's arguments: {@code capacity, refill tokens, period us, cost}; a window's {@code limit, window us, cost}. */
     private List<String> args(LimitPolicy p) {
+        PolicyArgs last = lastArgs;
+        if (last != null && last.policy() == p) {
+            return last.args();
+        }
         String capacity = Long.toString(p.capacity());
         String cost = Long.toString(p.cost());
         String period = Long.toString(p.refillPeriodMicros());
-        return algorithm == Algorithm.TOKEN_BUCKET
+        List<String> args = algorithm == Algorithm.TOKEN_BUCKET
                 ? List.of(capacity, Long.toString(p.refillTokens()), period, cost)
                 : List.of(capacity, period, cost);
+        lastArgs = new PolicyArgs(p, args);
+        return args;
     }
 
     @Override
