@@ -66,6 +66,11 @@ final class PooledLane implements DirectLane {
         Connection c;
         try {
             c = pool.borrowObject(Duration.ofNanos(Math.max(0, deadlineNanos - start)));
+        } catch (JedisConnectionException unmade) {
+            // The fresh connection could not be made (a connect that timed out, refused): that is what
+            // decides the call's cause now, not the broken connection before it.
+            unmade.addSuppressed(failure);
+            throw unmade;
         } catch (Exception noneInTime) {
             throw failure;
         }

@@ -298,10 +298,19 @@ public final class RedisLink implements AutoCloseable {
         }
     }
 
+    /**
+     * Whether {@code e} is a read or a connect that ran out of time. Jedis reports a connect that timed out
+     * as a suppressed exception of its "Failed to connect" (one per address it tried), not as its cause.
+     */
     static boolean timedOut(Throwable e) {
-        for (Throwable t = e; t != null; t = t.getCause()) {
+        for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
             if (t instanceof SocketTimeoutException) {
                 return true;
+            }
+            for (Throwable s : t.getSuppressed()) {
+                if (s instanceof SocketTimeoutException) {
+                    return true;
+                }
             }
         }
         return false;

@@ -61,6 +61,42 @@ class RedisFailuresTest {
                 DegradedCause.DATA_ERROR, RedisFailures.classify(new ClassCastException("a reply of another shape")));
     }
 
+    @Test
+    void aConnectionThatCannotBeMadeWithinTheBudgetIsATimeoutNotARefusal() throws Exception {
+        // A listener that never accepts, its queue full: the kernel drops further handshakes, so a connect
+        // hangs until its timeout, as on a Redis stopped behind a full backlog or a frozen link.
+        try (java.net.ServerSocket full = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+            List<java.net.Socket> queued = new java.util.ArrayList<>();
+            try {
+                for (int i = 0; i < 8; i++) {
+                    java.net.Socket s = new java.net.Socket();
+                    try {
+                        s.connect(full.getLocalSocketAddress(), 100);
+                        queued.add(s);
+                    } catch (java.net.SocketTimeoutException queueFull) {
+                        s.close();
+                        break;
+                    }
+                }
+                try (RedisLink hung = RedisClients.create(RedisSettings.of(
+                        "redis://127.0.0.1:" + full.getLocalPort(), java.time.Duration.ofMillis(250), 1))) {
+                    RuntimeException e = assertThrows(RuntimeException.class, hung::ping);
+                    assertEquals(DegradedCause.TIMEOUT, RedisFailures.classify(e), describe(e));
+                }
+            } finally {
+                for (java.net.Socket s : queued) {
+                    s.close();
+                }
+            }
+        }
+    }
+
+    private static String describe(Throwable e) {
+        java.io.StringWriter w = new java.io.StringWriter();
+        e.printStackTrace(new java.io.PrintWriter(w));
+        return w.toString();
+    }
+
     private static int closedPort() throws java.io.IOException {
         try (java.net.ServerSocket s = new java.net.ServerSocket(0)) {
             return s.getLocalPort();
