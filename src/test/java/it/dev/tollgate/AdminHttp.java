@@ -8,7 +8,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Base64;
 
-/** Raw HTTP to the first IT server's operator resources, as the demo's users (server.xml). */
+/** Raw HTTP to the IT servers' operator resources, as the demo's users (server.xml). */
 final class AdminHttp {
 
     static final String OPERATOR = "operator:tollgate-demo";
@@ -23,7 +23,12 @@ final class AdminHttp {
 
     /** {@code method path} on the first server, with Basic {@code credentials} unless null. */
     static HttpResponse<String> send(String method, String path, String credentials) throws Exception {
-        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(LibertyServer.baseUrl() + path))
+        return send(LibertyServer.baseUrl(), method, path, credentials);
+    }
+
+    /** {@code method path} on the server at {@code base}, with Basic {@code credentials} unless null. */
+    static HttpResponse<String> send(String base, String method, String path, String credentials) throws Exception {
+        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(base + path))
                 .timeout(Duration.ofSeconds(10))
                 .method(method, HttpRequest.BodyPublishers.noBody());
         if (credentials != null) {

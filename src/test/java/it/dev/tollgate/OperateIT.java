@@ -1,18 +1,14 @@
 package it.dev.tollgate;
 
+import static it.dev.tollgate.AdminHttp.OPERATOR;
+import static it.dev.tollgate.AdminHttp.send;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.tollgate.ratelimit.StoreKeys;
 import dev.tollgate.testing.RedisServer;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
-import java.time.Duration;
-import java.util.Base64;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -33,29 +29,9 @@ public class OperateIT {
     @RegisterExtension
     static final RedisServer redis = DemoDeployment.redis;
 
-    private static final HttpClient CLIENT = HttpClient.newBuilder()
-            .connectTimeout(Duration.ofSeconds(5))
-            .version(HttpClient.Version.HTTP_1_1)
-            .build();
-
-    private static final String OPERATOR = "operator:tollgate-demo";
-
     @BeforeEach
     void redisAnswers() throws Exception {
         RedisReady.awaitBoth();
-    }
-
-    private static HttpResponse<String> send(String base, String method, String path, String credentials)
-            throws Exception {
-        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(base + path))
-                .timeout(Duration.ofSeconds(10))
-                .method(method, HttpRequest.BodyPublishers.noBody());
-        if (credentials != null) {
-            b.header(
-                    "Authorization",
-                    "Basic " + Base64.getEncoder().encodeToString(credentials.getBytes(StandardCharsets.UTF_8)));
-        }
-        return CLIENT.send(b.build(), HttpResponse.BodyHandlers.ofString());
     }
 
     private static HttpResponse<String> get(String base, String path, String credentials) throws Exception {
