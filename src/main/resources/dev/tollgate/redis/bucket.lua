@@ -6,8 +6,8 @@
 -- tokens that waiting calls took ahead (token-bucket-reserve.lua), refilling before anyone else's.
 -- Every count here is whole, so a decision compares integers.
 -- With |W| <= 921 the value fits a signed 64-bit integer, which Redis stores in its 16 B object
--- (88 B of MEMORY USAGE with the key tg:tb:{api:<hash>}); a larger W is a longer string (120 B at
--- 20 digits). See README, "Memory and key lifetime".
+-- (88 B of MEMORY USAGE with the key tg:tb:{api:<hash>}); a larger W is a longer string (120 B up to
+-- 12 digits of tokens, 136 B beyond). See README, "Memory and key lifetime".
 -- An older Tollgate's hash {t = tokens, s = their instant, r = a reservation} is read as it was and
 -- rewritten in this form by the next write. A string Tollgate cannot have written (not '<W><s>', W or
 -- s out of range) is no state: the bucket starts full. A key of any other type is left alone: reading

@@ -187,4 +187,24 @@ class RedisTokenBucketValueTest {
             assertTrue(j.pttl(key) > 590_000, "the expiry stays: " + j.pttl(key));
         }
     }
+
+    /**
+     * A refund to an older Tollgate's hash stays in the hash (it knows no refill to convert the fraction
+     * with), and a credit, which does, converts it keeping the key's expiry.
+     */
+    @Test
+    void aRefundToAnOlderTollgatesHashKeepsItAndACreditConvertsIt() {
+        LimitPolicy p = new LimitPolicy("value", 10, 1, Duration.ofHours(1), 1);
+        String key = freshKey();
+        try (Jedis j = redis.admin()) {
+            String ts = Long.toString(redis.timeMicros());
+            j.hset(key, Map.of("t", "2.5", "s", ts));
+            j.pexpire(key, 600_000);
+            store.refund(p, key, 0);
+            assertEquals(Map.of("t", "3.5", "s", ts), j.hgetAll(key));
+            assertEquals(2, store.credit(p, key, 2));
+            assertEquals(5, StoredBucket.read(j, key).wholeTokens());
+            assertTrue(j.pttl(key) > 590_000, "the expiry stays: " + j.pttl(key));
+        }
+    }
 }
