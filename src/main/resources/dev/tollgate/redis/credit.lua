@@ -44,8 +44,8 @@ if kind == 'tb' then
   if after <= w then return 0 end
   -- SET replaces an older Tollgate's hash; KEEPTTL keeps the expiry.
   redis.call('SET', key, bucket_value(after, s), 'KEEPTTL')
-  -- The whole tokens given (a debt that waiting calls ran up is paid first).
-  return after - w
+  -- What a peek's remaining count gained (a debt that waiting calls ran up is paid first, unseen).
+  return math.max(0, after) - math.max(0, w)
 end
 
 if kind == 'fw' then
