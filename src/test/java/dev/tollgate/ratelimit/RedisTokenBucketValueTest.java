@@ -207,4 +207,21 @@ class RedisTokenBucketValueTest {
             assertTrue(j.pttl(key) > 590_000, "the expiry stays: " + j.pttl(key));
         }
     }
+
+    /**
+     * A plan change keeps the whole tokens; the part of a token refilled so far is kept as time, which
+     * the new rate refills: at most one token's interval of the old rate (here 11 s of 1 per 12 s, which
+     * at 1 per 1.2 s is 9 tokens), never beyond the new capacity.
+     */
+    @Test
+    void aPlanChangeRefillsTheTimeOfThePartTokenAtTheNewRate() {
+        LimitPolicy free = new LimitPolicy("value", 5, 5, Duration.ofMinutes(1), 1);
+        LimitPolicy pro = new LimitPolicy("value", 50, 50, Duration.ofMinutes(1), 1);
+        String key = freshKey();
+        try (Jedis j = redis.admin()) {
+            j.set(key, StoredBucket.value(0, redis.timeMicros() - 11_000_000));
+            assertFalse(store.tryConsume(free, key).allowed(), "11/12 of a free token");
+            assertEquals(8, store.tryConsume(pro, key).remaining(), "9 pro tokens, one spent");
+        }
+    }
 }
