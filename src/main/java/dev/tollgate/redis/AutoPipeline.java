@@ -90,27 +90,37 @@ final class AutoPipeline {
         }
         Call<T> call = new Call<>(command);
         queue.add(call);
-        for (; ; ) {
-            int state = call.state.get();
-            if (state == DONE) {
-                return call.outcome();
-            }
-            long left = deadlineNanos - System.nanoTime();
-            if (left <= 0) {
-                if (call.state.compareAndSet(state, ABANDONED)) {
-                    throw timedOut(state == QUEUED ? "waited to be sent" : "waited for its reply");
+        // An interrupt does not end the wait (a socket read ignores it too, and the budget bounds it); it
+        // is kept for the caller, and the wait parks as before instead of spinning on it.
+        boolean interrupted = false;
+        try {
+            for (; ; ) {
+                int state = call.state.get();
+                if (state == DONE) {
+                    return call.outcome();
                 }
-                continue;
-            }
-            if (state == QUEUED && writing.compareAndSet(false, true)) {
-                try {
-                    writeBatch(own, deadlineNanos);
-                } finally {
-                    release();
+                long left = deadlineNanos - System.nanoTime();
+                if (left <= 0) {
+                    if (call.state.compareAndSet(state, ABANDONED)) {
+                        throw timedOut(state == QUEUED ? "waited to be sent" : "waited for its reply");
+                    }
+                    continue;
                 }
-                continue;
+                if (state == QUEUED && writing.compareAndSet(false, true)) {
+                    try {
+                        writeBatch(own, deadlineNanos);
+                    } finally {
+                        release();
+                    }
+                    continue;
+                }
+                LockSupport.parkNanos(this, Math.min(left, SLICE_NANOS));
+                interrupted |= Thread.interrupted();
             }
-            LockSupport.parkNanos(this, Math.min(left, SLICE_NANOS));
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
         }
     }
 

@@ -180,6 +180,24 @@ class AutoPipelineTest {
     }
 
     @Test
+    void anInterruptedCallerStillGetsItsReplyAndKeepsTheInterrupt() throws Exception {
+        Duration budget = Duration.ofSeconds(10);
+        RedisLink link = link(budget, 2);
+        try (Jedis admin = admin()) {
+            admin.clientPause(700, ClientPauseMode.ALL);
+        }
+        Future<Object> first = threads.submit(() -> incr(link, budget, "i:{1}", "1"));
+        Thread.sleep(100);
+        Future<String> second = threads.submit(() -> {
+            Thread.currentThread().interrupt(); // the wait parks past it, and gives it back
+            Object reply = incr(link, budget, "i:{2}", "1");
+            return reply + (Thread.currentThread().isInterrupted() ? " interrupted" : " not interrupted");
+        });
+        assertEquals(1L, first.get(30, TimeUnit.SECONDS));
+        assertEquals("1 interrupted", second.get(30, TimeUnit.SECONDS));
+    }
+
+    @Test
     void noCallerWaitsForAFrozenRedisPastItsBudgetWhetherItWritesOrWaitsBehindAWriter() throws Exception {
         Duration writersBudget = Duration.ofSeconds(2);
         Duration budget = Duration.ofMillis(300);
