@@ -85,6 +85,18 @@ public final class LuaScript {
         }
     }
 
+    /**
+     * The same on the caller's leased connection, or in a batch another caller writes at the same time
+     * ({@link AutoPipeline}), returning by {@code deadlineNanos}.
+     */
+    Object run(Connection connection, AutoPipeline pipeline, long deadlineNanos, List<String> keys, List<String> args) {
+        try {
+            return pipeline.run(connection, COMMANDS.evalsha(sha1, keys, args), deadlineNanos);
+        } catch (JedisNoScriptException e) {
+            return connection.executeCommand(COMMANDS.eval(source, keys, args));
+        }
+    }
+
     /** Every script loaded so far, for reloading them all after Redis lost its cache. */
     static Set<LuaScript> all() {
         return ALL;

@@ -44,6 +44,9 @@ public final class RedisLink implements AutoCloseable {
     private final Supplier<Built> factory;
     private final String description;
     private final ThreadLocal<Pinned> pinned = new ThreadLocal<>();
+    /** Scripts run at the same time on the callers' leased connections, batched into one write. */
+    private final AutoPipeline pipeline = new AutoPipeline();
+
     private volatile Client client;
 
     /**
@@ -152,7 +155,9 @@ public final class RedisLink implements AutoCloseable {
         Client c = client();
         Pinned pin = pinned.get();
         try {
-            return pin != null ? script.run(pin.connection, keys, args) : script.run(c.jedis(), keys, args);
+            return pin != null
+                    ? script.run(pin.connection, pipeline, pin.deadlineNanos, keys, args)
+                    : script.run(c.jedis(), keys, args);
         } catch (JedisConnectionException e) {
             if (c.dropIdleConnections() == null || timedOut(e)) {
                 throw e;
@@ -172,6 +177,11 @@ public final class RedisLink implements AutoCloseable {
      */
     public dev.tollgate.core.DirectLane lane() {
         return new PooledLane(this);
+    }
+
+    /** The commands sent so far in a write that carried more than one ({@link AutoPipeline}). */
+    long pipelined() {
+        return pipeline.sentTogether();
     }
 
     /** The pool of a client of one server once built; null for a cluster, a Sentinel or before the build. */

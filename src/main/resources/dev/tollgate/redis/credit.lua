@@ -19,6 +19,7 @@ local function whole(v, lo, hi)
   if n and n == math.floor(n) and n >= lo and n <= hi then return n end
 end
 -- #include operator
+-- #include bucket
 local key = KEYS[1]
 local kind = ARGV[1]
 local capacity = whole(ARGV[2], 1, MAX)
@@ -34,24 +35,17 @@ local _
 _, _, capacity, refill, period = operator_rules(KEYS[2], now, capacity, refill, period)
 
 if kind == 'tb' then
-  local state = redis.call('HMGET', key, 't', 's')
-  local tokens = tonumber(state[1])
-  local ts = tonumber(state[2])
-  if not (tokens and ts and tokens >= 0 and tokens <= MAX and ts >= 0 and ts <= MAX) then
+  local w, s = bucket_read(key, now, refill, period)
+  if not w then
     return 0
   end
-  if now > ts then
-    if refill > 0 then
-      tokens = tokens + (now - ts) * refill / period
-    end
-    ts = now
-  end
-  tokens = math.min(capacity, tokens)
-  local after = math.min(capacity, tokens + credit)
-  if after <= tokens then return 0 end
-  redis.call('HSET', key, 't', string.format('%.17g', after), 's', string.format('%d', ts))
-  -- What a peek's remaining count gained.
-  return math.floor(after) - math.floor(tokens)
+  w, s = bucket_refill(w, s, now, capacity, refill, period)
+  local after = math.min(capacity, w + credit)
+  if after <= w then return 0 end
+  -- SET replaces an older Tollgate's hash; KEEPTTL keeps the expiry.
+  redis.call('SET', key, bucket_value(after, s), 'KEEPTTL')
+  -- What a peek's remaining count gained (a debt that waiting calls ran up is paid first, unseen).
+  return math.max(0, after) - math.max(0, w)
 end
 
 if kind == 'fw' then

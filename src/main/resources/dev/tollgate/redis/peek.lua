@@ -14,6 +14,7 @@ local function whole(v, lo, hi)
   if n and n == math.floor(n) and n >= lo and n <= hi then return n end
 end
 -- #include operator
+-- #include bucket
 local key = KEYS[1]
 local kind = ARGV[1]
 local capacity = whole(ARGV[2], 1, MAX)
@@ -35,24 +36,18 @@ if cost > capacity then return {0, 0, override_left, override_left} end
 -- End of operator rules.
 
 if kind == 'tb' then
-  local state = redis.call('HMGET', key, 't', 's')
-  local tokens = tonumber(state[1])
-  local ts = tonumber(state[2])
-  if not (tokens and ts and tokens >= 0 and tokens <= MAX and ts >= 0 and ts <= MAX) then
-    tokens = capacity
-    ts = now
+  local w, s = bucket_read(key, now, refill, period)
+  if not w then
+    w = capacity
+    s = now
   end
-  local ahead = math.max(0, ts - now)
-  if now > ts and refill > 0 then
-    tokens = tokens + (now - ts) * refill / period
-  end
-  tokens = math.min(capacity, tokens)
+  w, s = bucket_refill(w, s, now, capacity, refill, period)
   local function until_holding(n)
-    if tokens >= n then return 0 end
+    if w >= n then return 0 end
     if refill == 0 then return -1 end
-    return math.min(MAX, ahead + math.ceil((n - tokens) * period / refill))
+    return math.min(MAX, s + bucket_ceil((n - w) * period, refill) - now)
   end
-  return {tokens >= cost and 1 or 0, math.floor(tokens), operator_retry(until_holding(cost), override_left),
+  return {w >= cost and 1 or 0, math.max(0, w), operator_retry(until_holding(cost), override_left),
     until_holding(capacity)}
 end
 

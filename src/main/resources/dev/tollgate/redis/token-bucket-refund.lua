@@ -14,13 +14,16 @@ local function whole(v, lo, hi)
   if n and n == math.floor(n) and n >= lo and n <= hi then return n end
 end
 -- #include operator
+-- #include bucket
 local key = KEYS[1]
 local capacity = whole(ARGV[1], 1, MAX)
 local cost = capacity and whole(ARGV[2], 1, capacity)
 if not (capacity and cost) then
   return redis.error_reply('ERR tollgate token-bucket-refund: bad arguments ' .. table.concat(ARGV, ' '))
 end
-local tokens = tonumber(redis.call('HGET', key, 't'))
+-- The whole tokens as of the state's own instant. (Refill 0: an older Tollgate's reservation is left
+-- dated ahead as it was, so no instant is needed.)
+local w, s, legacy = bucket_read(key, 0, 0, 1)
 -- Operator rules (operator.lua): the capacity of an override in force.
 if KEYS[2] then
   local t = redis.call('TIME')
@@ -29,9 +32,16 @@ if KEYS[2] then
 end
 -- End of operator rules.
 -- State Tollgate cannot have written is left to the next decision, which starts it afresh.
-if not (tokens and tokens >= 0 and tokens <= MAX) then
+if not w then
   return -1
 end
-tokens = math.min(capacity, tokens + cost)
-redis.call('HSET', key, 't', string.format('%.17g', tokens))
-return math.floor(tokens)
+if legacy then
+  -- An older Tollgate's hash stays one until the next decision converts it with the refill it knows.
+  local tokens = math.min(capacity, tonumber(redis.call('HGET', key, 't')) + cost)
+  redis.call('HSET', key, 't', string.format('%.17g', tokens))
+  return math.floor(tokens)
+end
+-- The stored instant stays, and so does the key's expiry.
+w = math.min(capacity, w + cost)
+redis.call('SET', key, bucket_value(w, s), 'KEEPTTL')
+return math.max(0, w)

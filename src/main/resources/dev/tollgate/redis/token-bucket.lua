@@ -1,9 +1,6 @@
 -- Token bucket: read, refill, decide and write in one atomic step, clocked by Redis TIME.
 -- Everything is checked and computed before the one write, so the script never fails half way.
--- KEYS[1]  the bucket: hash {t = tokens (a double, '%.17g'), s = the instant they were counted at
---          (us), r = the last instant a waiting call reserved (us), when token-bucket-reserve.lua has
---          written one}. One-letter fields: a field name is stored in every key, and t, s in a listpack
---          of at most 48 bytes keep a key at 120-136 B of MEMORY USAGE (see README, "Memory").
+-- KEYS[1]  the bucket: one decimal integer '<whole tokens><instant, 16 digits>' (bucket.lua)
 -- KEYS[2]  the client's operator rules (operator.lua), optional
 -- ARGV[1]  capacity, 1..2^53
 -- ARGV[2]  tokens added per period, 0..2^53 (0: the bucket never refills)
@@ -16,6 +13,7 @@ local function whole(v, lo, hi)
   if n and n == math.floor(n) and n >= lo and n <= hi then return n end
 end
 -- #include operator
+-- #include bucket
 local key = KEYS[1]
 local capacity = whole(ARGV[1], 1, MAX)
 local refill = whole(ARGV[2], 0, MAX)
@@ -34,48 +32,35 @@ if blocked then return {0, 0, blocked, blocked} end
 if cost > capacity then return {0, 0, override_left, override_left} end
 -- End of operator rules.
 
-local state = redis.call('HMGET', key, 't', 's', 'r')
-local tokens = tonumber(state[1])
-local ts = tonumber(state[2])
-local reserved = tonumber(state[3])
--- State Tollgate cannot have written (missing, not a number, NaN, out of range) starts a full bucket,
--- written afresh: fields another writer (or an older Tollgate: tokens, ts) left are dropped with it.
-local fresh = not (tokens and ts and tokens >= 0 and tokens <= MAX and ts >= 0 and ts <= MAX)
-if fresh then
-  tokens = capacity
-  ts = now
+local w, s, legacy = bucket_read(key, now, refill, period)
+-- State Tollgate cannot have written (missing, not a number, out of range) starts a full bucket.
+if not w then
+  w = capacity
+  s = now
 end
 
 -- A clock that went backwards mints nothing: no time has elapsed, and the stored instant stays, so
 -- the same interval is never credited twice. But state dated further ahead than a whole refill (a
 -- clock that stepped back that far, another clock) would lock the bucket: it refills from now, and
--- is written so even when this call is denied. State that waiting calls moved ahead (up to their
--- maxWait, see token-bucket-reserve.lua) is owed to them, and stays.
-local rebased = refill > 0 and ts - now > capacity * period / refill and not (reserved and ts <= reserved)
+-- is written so even when this call is denied. (Waiting calls never date it ahead: what they took
+-- ahead is a debt, whole tokens below 0, see token-bucket-reserve.lua.)
+local rebased = refill > 0 and s - now > capacity * period / refill
 if rebased then
-  ts = now
+  s = now
 end
-if now > ts then
-  if refill > 0 then
-    tokens = tokens + (now - ts) * refill / period
-  end
-  ts = now
-end
--- A lowered capacity takes effect at once.
-tokens = math.min(capacity, tokens)
+w, s = bucket_refill(w, s, now, capacity, refill, period)
 
 local allowed = 0
-if tokens >= cost then
-  tokens = tokens - cost
+if w >= cost then
+  w = w - cost
   allowed = 1
 end
 
--- The state is as of ts, which is later than now when the clock went backwards.
-local ahead = ts - now
+-- Counted from the state's instant, which is later than now when the clock went backwards.
 local function until_holding(n)
-  if tokens >= n then return 0 end
+  if w >= n then return 0 end
   if refill == 0 then return -1 end
-  return math.min(MAX, ahead + math.ceil((n - tokens) * period / refill))
+  return math.min(MAX, s + bucket_ceil((n - w) * period, refill) - now)
 end
 
 local full_in = until_holding(capacity)
@@ -84,21 +69,16 @@ if allowed == 0 then retry_in = until_holding(cost) end
 -- Operator rules: the configured policy decides again once the override ends.
 retry_in = operator_retry(retry_in, override_left)
 
--- A denial spends nothing, so the state is not rewritten (unless rebased); the expiry is refreshed
--- all the same, or a client hammering an empty bucket would see it expire and be handed a full one.
-if fresh and allowed == 1 then
-  redis.call('DEL', key)
-end
-if allowed == 1 or rebased then
-  redis.call('HSET', key, 't', string.format('%.17g', tokens), 's', string.format('%d', ts))
-end
+-- A denial spends nothing, so the state is not rewritten (unless rebased, or an older Tollgate's hash
+-- to convert); the expiry is refreshed all the same, or a client hammering an empty bucket would see it
+-- expire and be handed a full one.
+-- Never refills: the spent quota must outlive any expiry (tollgate.limits.<name>.persist=true).
+-- Otherwise it expires once it would be full again anyway (plus one second), when forgetting it
+-- changes nothing.
 local life = operator_life(full_in, override_left, ARGV)
-if life < 0 then
-  -- Never refills: the spent quota must outlive any expiry (tollgate.limits.<name>.persist=true).
-  redis.call('PERSIST', key)
+if allowed == 1 or rebased or legacy then
+  bucket_write(key, w, s, life)
 else
-  -- Expires once it would be full again anyway (plus one second), when forgetting it changes nothing.
-  -- At most 2^53 us in ms: always an integer PEXPIRE accepts.
-  redis.call('PEXPIRE', key, string.format('%d', math.ceil(life / 1000) + 1000))
+  bucket_expire(key, life)
 end
-return {allowed, math.floor(tokens), retry_in, full_in}
+return {allowed, math.max(0, w), retry_in, full_in}

@@ -2,6 +2,7 @@ package dev.tollgate.ratelimit;
 
 import dev.tollgate.engine.Tollgate;
 import dev.tollgate.testing.RedisCluster;
+import dev.tollgate.testing.StoredBucket;
 import dev.tollgate.testing.TestClock;
 import dev.tollgate.testing.TestSettings;
 import java.util.ArrayList;
@@ -45,7 +46,7 @@ class RedisClusterAllOrNothingTest extends AllOrNothingContract {
     @Override
     protected String storedTokens(String storeKey) {
         try (Jedis j = cluster.admin(cluster.ownerOf(storeKey))) {
-            return j.hget(storeKey, "t");
+            return Long.toString(StoredBucket.read(j, storeKey).wholeTokens());
         }
     }
 }

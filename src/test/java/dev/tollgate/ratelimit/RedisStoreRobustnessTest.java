@@ -161,15 +161,16 @@ class RedisStoreRobustnessTest {
     }
 
     /**
-     * A key of another type at a limit's key (something else wrote it): Redis refuses the call before
-     * the script writes anything, and the key is left as it was. (The guard decides that one call,
-     * as a data error, not an outage.)
+     * A key of another type at a limit's key (something else wrote it, here a list): Redis refuses the
+     * call before the script writes anything, and the key is left as it was. (The guard decides that one
+     * call, as a data error, not an outage.) A string at a token bucket's key is its own type: see
+     * {@code RedisTokenBucketValueTest.aValueTollgateCannotHaveWrittenStartsAFullBucket}.
      */
     @Test
     void keyOfAnotherTypeIsRefusedAndLeftAsItWas() {
         String key = freshKey();
         try (Jedis j = redis.admin()) {
-            j.set(key, "someone else's");
+            j.rpush(key, "someone else's");
             j.pexpire(key, 60_000);
         }
         for (RedisRateLimitStore store : List.of(bucket, fixed, sliding)) {
@@ -177,7 +178,7 @@ class RedisStoreRobustnessTest {
             RuntimeException e = assertThrows(RuntimeException.class, () -> store.tryConsume(p, key));
             assertTrue(rootMessage(e).contains("WRONGTYPE"), rootMessage(e));
             try (Jedis j = redis.admin()) {
-                assertEquals("someone else's", j.get(key));
+                assertEquals(List.of("someone else's"), j.lrange(key, 0, -1));
                 assertTrue(j.pttl(key) > 50_000, "its expiry untouched");
             }
         }

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.tollgate.ratelimit.StoreKeys;
 import dev.tollgate.testing.RedisServer;
+import dev.tollgate.testing.StoredBucket;
 import java.util.List;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -56,8 +57,13 @@ public class TrafficIT {
         assertEquals(100, Load.count(replies, 200));
         assertEquals(900, Load.count(replies, 429));
         try (Jedis j = redis.admin()) {
-            assertEquals("200", j.hget(StoreKeys.of("demo-multi-day", client), "t"));
-            assertEquals("0", j.hget(StoreKeys.of("demo-multi-burst", client), "t"));
+            assertEquals(
+                    200,
+                    StoredBucket.read(j, StoreKeys.of("demo-multi-day", client)).wholeTokens());
+            assertEquals(
+                    0,
+                    StoredBucket.read(j, StoreKeys.of("demo-multi-burst", client))
+                            .wholeTokens());
         }
         for (Reply r : replies) {
             if (r.status() == 200) {
