@@ -5,7 +5,7 @@ import java.util.Locale;
 /** How a limit counts, as configured in {@code tollgate.limits.<name>.algorithm}. */
 public enum Algorithm {
     /** {@code capacity} tokens, {@code refill-tokens} back every {@code refill-period}: bursts, then a steady rate. */
-    TOKEN_BUCKET("tb"),
+    TOKEN_BUCKET("tk"),
     /** {@code capacity} calls per {@code refill-period}, counted per calendar window: cheap, lets 2x through at a boundary. */
     FIXED_WINDOW("fw"),
     /** {@code capacity} calls in any {@code refill-period}: exact, costs memory per admitted call. */
@@ -17,7 +17,12 @@ public enum Algorithm {
         this.keyCode = keyCode;
     }
 
-    /** Its part of a store key ({@code tb}, {@code fw}, {@code sw}): each algorithm keeps its own buckets. */
+    /**
+     * Its part of a store key ({@code tk}, {@code fw}, {@code sw}): each algorithm keeps its own buckets.
+     * A token bucket was {@code tb} (a hash) before it became one integer ({@code bucket.lua}): a new key,
+     * so servers of the earlier version, still running during a rolling upgrade, never meet a value they
+     * cannot read; the new one reads the earlier key once ({@link StoreKeys#earlier}).
+     */
     public String keyCode() {
         return keyCode;
     }

@@ -7,7 +7,7 @@ import java.util.Arrays;
 import java.util.Base64;
 
 /**
- * Store keys: {@code tg:<algorithm>:{<limit>:<hash>}}, e.g. {@code tg:tb:{api:6Hq...}}. The client key
+ * Store keys: {@code tg:<algorithm>:{<limit>:<hash>}}, e.g. {@code tg:tk:{api:6Hq...}}. The client key
  * (an address, a user name, a header: whose bucket a call spends from) is cut at {@value
  * #MAX_CLIENT_KEY_LENGTH} characters and hashed, so its length and characters never reach the store,
  * and the braces are a Redis Cluster hash tag, so one decision always touches one slot. The algorithm
@@ -45,6 +45,19 @@ public final class StoreKeys {
             throw new IllegalArgumentException("not a store key: " + storeKey);
         }
         return PREFIX + "op:" + storeKey.substring(storeKey.indexOf('{'));
+    }
+
+    /**
+     * The key the earlier Tollgate kept {@code storeKey}'s token bucket at ({@code tg:tb:}, a hash), which
+     * a decision reads when the bucket has no key of its own yet (a rolling upgrade: the tokens carry
+     * over, and servers of the earlier version go on with theirs); null for any other key. Same hash tag:
+     * same Cluster slot.
+     */
+    public static String earlier(String storeKey) {
+        String bucket = PREFIX + Algorithm.TOKEN_BUCKET.keyCode() + ":{";
+        return storeKey.startsWith(bucket) && hasRules(storeKey)
+                ? PREFIX + "tb:" + storeKey.substring(bucket.length() - 1)
+                : null;
     }
 
     /** Whether {@code storeKey} ends in a hash tag, as every key of {@link #of} does, and so has {@link #rules}. */

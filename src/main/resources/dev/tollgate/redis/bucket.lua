@@ -1,17 +1,19 @@
 -- ===== Token bucket state, included where a script says "-- #include bucket" =====
--- One decimal integer per bucket, a Redis string: '<W><s>', s in exactly 16 digits (Redis TIME in us,
--- 16 digits until 2286), W the whole tokens the bucket held at instant s, written without a leading
--- zero and left out when 0. The fraction of a token is kept as time: s is the instant the last whole
--- token was complete, so the bucket holds W + (now - s) * refill / period at now. W < 0 is a debt:
--- tokens that waiting calls took ahead (token-bucket-reserve.lua), refilling before anyone else's.
--- Every count here is whole, so a decision compares integers.
+-- One decimal integer per bucket, a Redis string at tg:tk:{<limit>:<hash>}: '<W><s>', s in exactly 16
+-- digits (Redis TIME in us, 16 digits until 2286), W the whole tokens the bucket held at instant s,
+-- written without a leading zero and left out when 0. The fraction of a token is kept as time: s is the
+-- instant the last whole token was complete, so the bucket holds W + (now - s) * refill / period at now.
+-- W < 0 is a debt: tokens that waiting calls took ahead (token-bucket-reserve.lua), refilling before
+-- anyone else's. Every count here is whole, so a decision compares integers.
 -- With |W| <= 921 the value fits a signed 64-bit integer, which Redis stores in its 16 B object
--- (88 B of MEMORY USAGE with the key tg:tb:{api:<hash>}); a larger W is a longer string (120 B up to
+-- (88 B of MEMORY USAGE with the key tg:tk:{api:<hash>}); a larger W is a longer string (120 B up to
 -- 12 digits of tokens, 136 B beyond). See README, "Memory and key lifetime".
--- An older Tollgate's hash {t = tokens, s = their instant, r = a reservation} is read as it was and
--- rewritten in this form by the next write. A string Tollgate cannot have written (not '<W><s>', W or
--- s out of range) is no state: the bucket starts full. A key of any other type is left alone: reading
--- it raises WRONGTYPE before the script writes anything.
+-- KEYS[3], when given, is where the earlier Tollgate kept the bucket (tg:tb:{...}, a hash {t = tokens,
+-- s = their instant, r = a reservation}): read, never written, while the bucket has no key of its own,
+-- so an upgrade refills nobody and servers of the earlier version (a rolling upgrade) go on with theirs.
+-- A string Tollgate cannot have written (not '<W><s>', W or s out of range) is no state: the bucket
+-- starts full. A key of any other type is left alone: reading it raises WRONGTYPE before the script
+-- writes anything (an earlier key that is not a hash is ignored).
 
 -- a / b rounded up, for whole a >= 0 and b > 0: exact below 2^53 (the doubles' quotient may round up to
 -- a whole number it is just below).
@@ -23,16 +25,17 @@ local function bucket_ceil(a, b)
 end
 
 -- Whole tokens and their instant, or nil when there is no state Tollgate wrote; and true when the state
--- is an older Tollgate's hash: its tokens (a double) become whole ones at an instant moved back by the
--- fraction's time, and a reservation it recorded (the state dated ahead of now, up to r) the debt it
--- stands for as of now. With refill 0 a fraction is dropped.
+-- is the earlier Tollgate's hash (KEYS[3]): its tokens (a double) become whole ones at an instant moved
+-- back by the fraction's time, and a reservation it recorded (the state dated ahead of now, up to r) the
+-- debt it stands for as of now. With refill 0 a fraction is dropped.
 local function bucket_read(key, now, refill, period)
-  local v = redis.pcall('GET', key)
-  if type(v) == 'table' then
-    local h = redis.call('HMGET', key, 't', 's', 'r')
+  local v = redis.call('GET', key)
+  if not v and KEYS[3] then
+    local h = redis.pcall('HMGET', KEYS[3], 't', 's', 'r')
+    if type(h) ~= 'table' or h.err then return nil end
     local tokens, ts, r = tonumber(h[1]), tonumber(h[2]), tonumber(h[3])
     if not (tokens and ts and tokens >= 0 and tokens <= MAX and ts >= 0 and ts <= MAX) then
-      return nil, nil, true
+      return nil
     end
     if r and ts <= r and ts > now and refill > 0 then
       tokens = tokens - (ts - now) * refill / period
@@ -85,7 +88,7 @@ local function bucket_ttl(life)
 end
 
 -- Writes the bucket and its expiry (life < 0: it never expires, for a quota that never refills) in one
--- command. SET replaces an older Tollgate's hash.
+-- command.
 local function bucket_write(key, w, s, life)
   local v = bucket_value(w, s)
   if life < 0 then

@@ -7,7 +7,8 @@
 -- The key's expiry stays: a fuller bucket is full sooner, never later.
 -- KEYS[1]  the bucket or window (token-bucket.lua, fixed-window.lua, sliding-window.lua)
 -- KEYS[2]  the client's operator rules (operator.lua), optional
--- ARGV[1]  tb, fw or sw
+-- KEYS[3]  a token bucket's key of the earlier Tollgate (bucket.lua), optional: read while KEYS[1] is missing
+-- ARGV[1]  tk, fw or sw (Algorithm.keyCode)
 -- ARGV[2]  capacity (the limit of a window), 1..2^53
 -- ARGV[3]  tokens added per period (token bucket), 0..2^53
 -- ARGV[4]  the period or window, in microseconds, 1..2^53
@@ -26,7 +27,7 @@ local capacity = whole(ARGV[2], 1, MAX)
 local refill = whole(ARGV[3], 0, MAX)
 local period = whole(ARGV[4], 1, MAX)
 local credit = whole(ARGV[5], 1, MAX)
-if not (capacity and refill and period and credit and (kind == 'tb' or kind == 'fw' or kind == 'sw')) then
+if not (capacity and refill and period and credit and (kind == 'tk' or kind == 'fw' or kind == 'sw')) then
   return redis.error_reply('ERR tollgate credit: bad arguments ' .. table.concat(ARGV, ' '))
 end
 local t = redis.call('TIME')
@@ -34,16 +35,23 @@ local now = tonumber(t[1]) * 1000000 + tonumber(t[2])
 local _
 _, _, capacity, refill, period = operator_rules(KEYS[2], now, capacity, refill, period)
 
-if kind == 'tb' then
-  local w, s = bucket_read(key, now, refill, period)
+if kind == 'tk' then
+  local w, s, earlier = bucket_read(key, now, refill, period)
   if not w then
     return 0
   end
   w, s = bucket_refill(w, s, now, capacity, refill, period)
   local after = math.min(capacity, w + credit)
   if after <= w then return 0 end
-  -- SET replaces an older Tollgate's hash; KEEPTTL keeps the expiry.
-  redis.call('SET', key, bucket_value(after, s), 'KEEPTTL')
+  if earlier then
+    -- Read from the earlier Tollgate's key: written as its own, living until it would be full (at most).
+    local life = -1
+    if refill > 0 then life = math.min(MAX, bucket_ceil((capacity - after) * period, refill)) end
+    bucket_write(key, after, s, life)
+  else
+    -- KEEPTTL keeps the expiry.
+    redis.call('SET', key, bucket_value(after, s), 'KEEPTTL')
+  end
   -- What a peek's remaining count gained (a debt that waiting calls ran up is paid first, unseen).
   return math.max(0, after) - math.max(0, w)
 end

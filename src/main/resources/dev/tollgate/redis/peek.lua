@@ -1,12 +1,13 @@
 -- What a call would be told now, without spending or writing anything: for an operator, never for a
 -- decision. Reads the state the algorithm's script writes and applies the same rules, clocked by TIME.
 -- KEYS[1]  the bucket or window (token-bucket.lua, fixed-window.lua, sliding-window.lua)
--- ARGV[1]  tb, fw or sw
+-- ARGV[1]  tk, fw or sw (Algorithm.keyCode)
 -- ARGV[2]  capacity (the limit of a window), 1..2^53
 -- ARGV[3]  tokens added per period (token bucket; 0: never refills), 0..2^53
 -- ARGV[4]  the period or window, in microseconds, 1..2^53
 -- ARGV[5]  cost of one call, 1..capacity
 -- KEYS[2]  the client's operator rules (operator.lua), optional: a block or an override as a call meets it
+-- KEYS[3]  a token bucket's key of the earlier Tollgate (bucket.lua), optional: read while KEYS[1] is missing
 -- Returns  {would allow 1|0, whole tokens left, retry-after us, until-full us}; -1 means never.
 local MAX = 9007199254740992
 local function whole(v, lo, hi)
@@ -21,7 +22,7 @@ local capacity = whole(ARGV[2], 1, MAX)
 local refill = whole(ARGV[3], 0, MAX)
 local period = whole(ARGV[4], 1, MAX)
 local cost = capacity and whole(ARGV[5], 1, capacity)
-if not (capacity and refill and period and cost and (kind == 'tb' or kind == 'fw' or kind == 'sw')) then
+if not (capacity and refill and period and cost and (kind == 'tk' or kind == 'fw' or kind == 'sw')) then
   return redis.error_reply('ERR tollgate peek: bad arguments ' .. table.concat(ARGV, ' '))
 end
 local t = redis.call('TIME')
@@ -29,13 +30,13 @@ local now = tonumber(t[1]) * 1000000 + tonumber(t[2])
 -- Operator rules (operator.lua), as the algorithm's script applies them.
 local blocked, override_left
 blocked, override_left, capacity, refill, period = operator_rules(KEYS[2], now, capacity, refill, period)
-if kind ~= 'tb' then refill = capacity end
+if kind ~= 'tk' then refill = capacity end
 if kind == 'sw' then capacity = math.min(capacity, 10000) end
 if blocked then return {0, 0, blocked, blocked} end
 if cost > capacity then return {0, 0, override_left, override_left} end
 -- End of operator rules.
 
-if kind == 'tb' then
+if kind == 'tk' then
   local w, s = bucket_read(key, now, refill, period)
   if not w then
     w = capacity

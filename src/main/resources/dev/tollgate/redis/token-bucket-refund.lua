@@ -7,6 +7,7 @@
 -- ARGV[1]  capacity, 1..2^53
 -- ARGV[2]  tokens to give back, 1..capacity
 -- KEYS[2]  the client's operator rules (operator.lua), optional: an override's capacity is the cap
+-- KEYS[3]  a token bucket's key of the earlier Tollgate (bucket.lua), optional: read while KEYS[1] is missing
 -- Returns  whole tokens in the bucket after the refund (as of its stored instant), or -1 when it is gone
 local MAX = 9007199254740992
 local function whole(v, lo, hi)
@@ -21,8 +22,7 @@ local cost = capacity and whole(ARGV[2], 1, capacity)
 if not (capacity and cost) then
   return redis.error_reply('ERR tollgate token-bucket-refund: bad arguments ' .. table.concat(ARGV, ' '))
 end
--- The whole tokens as of the state's own instant. (Refill 0: an older Tollgate's reservation is left
--- dated ahead as it was, so no instant is needed.)
+-- The whole tokens as of the state's own instant (no refill is needed for that).
 local w, s, legacy = bucket_read(key, 0, 0, 1)
 -- Operator rules (operator.lua): the capacity of an override in force.
 if KEYS[2] then
@@ -36,10 +36,9 @@ if not w then
   return -1
 end
 if legacy then
-  -- An older Tollgate's hash stays one until the next decision converts it with the refill it knows.
-  local tokens = math.min(capacity, tonumber(redis.call('HGET', key, 't')) + cost)
-  redis.call('HSET', key, 't', string.format('%.17g', tokens))
-  return math.floor(tokens)
+  -- No key of its own: what was spent was spent by this version, which wrote its key, so that key has
+  -- expired (it was full). The earlier Tollgate's key is the earlier servers' to give back to.
+  return -1
 end
 -- The stored instant stays, and so does the key's expiry.
 w = math.min(capacity, w + cost)

@@ -6,6 +6,7 @@
 -- refills within the longest maxWait of its callers.
 -- KEYS[1]  the bucket: '<whole tokens><instant, 16 digits>' (bucket.lua)
 -- KEYS[2]  the client's operator rules (operator.lua), optional
+-- KEYS[3]  a token bucket's key of the earlier Tollgate (bucket.lua), optional: read while KEYS[1] is missing
 -- ARGV[1]  capacity, 1..2^53
 -- ARGV[2]  tokens added per period, 0..2^53 (0: the bucket never refills, and nothing can be waited for)
 -- ARGV[3]  the period, in microseconds, 1..2^53

@@ -38,7 +38,7 @@ class RedisTlsTest {
                 lines.subList(0, 5),
                 String.join("\n", lines));
         try (Jedis j = redis.admin()) {
-            assertEquals(1, j.keys("tg:tb:{tls:*").size(), "the bucket was written over TLS");
+            assertEquals(1, j.keys("tg:tk:{tls:*").size(), "the bucket was written over TLS");
             assertEquals("1", j.get("tollgate:counter:{tls-counter}"));
             assertTrue(j.exists("tollgate:lock:{tls-lock}"));
             j.flushAll();

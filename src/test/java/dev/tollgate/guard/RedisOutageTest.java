@@ -16,6 +16,7 @@ import dev.tollgate.ratelimit.DecisionListener;
 import dev.tollgate.ratelimit.LimitSpec;
 import dev.tollgate.ratelimit.StoreKeys;
 import dev.tollgate.testing.RedisServer;
+import dev.tollgate.testing.StoredBucket;
 import dev.tollgate.testing.TcpLink;
 import dev.tollgate.testing.TestSettings;
 import java.time.Duration;
@@ -357,7 +358,7 @@ class RedisOutageTest {
 
     private static long tokensLeft(String limit) {
         try (Jedis j = redis.admin()) {
-            return (long) Double.parseDouble(j.hget(StoreKeys.of(limit, "k"), "t"));
+            return StoredBucket.read(j, StoreKeys.of(limit, "k")).wholeTokens();
         }
     }
 

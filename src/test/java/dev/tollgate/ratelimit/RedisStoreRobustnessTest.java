@@ -119,12 +119,15 @@ class RedisStoreRobustnessTest {
 
     private record LuaScriptCall(dev.tollgate.redis.LuaScript script, List<String> args) {}
 
-    /** State another writer left (or a bug, or a restore from elsewhere): never a negative count, never a lock-out. */
+    /**
+     * State another writer left at the earlier Tollgate's key of a bucket (or a bug, or a restore from
+     * elsewhere), read while the bucket has no key of its own: never a negative count, never a lock-out.
+     */
     @ParameterizedTest(name = "tokens={0} ts={1}")
     @CsvSource({"-3,now", "nan,now", "inf,now", "-inf,now", "1e400,now", "abc,now", "0,abc", "0,-5", "0,decade"})
     void tokenBucketStateItDidNotWriteDecidesWithinTheSettings(String tokens, String ts) {
         LimitPolicy p = LimitPolicy.of("robust", 3, 1, Duration.ofSeconds(1));
-        String key = freshKey();
+        String key = StoreKeys.of("robust", UUID.randomUUID().toString());
         long now = redis.timeMicros();
         String stamp =
                 switch (ts) {
@@ -133,7 +136,7 @@ class RedisStoreRobustnessTest {
                     default -> ts;
                 };
         try (Jedis j = redis.admin()) {
-            j.hset(key, Map.of("t", tokens, "s", stamp));
+            j.hset(StoreKeys.earlier(key), Map.of("t", tokens, "s", stamp));
         }
         Decision d = bucket.tryConsume(p, key);
         assertTrue(d.remaining() >= 0 && d.remaining() <= 3, d.toString());

@@ -106,13 +106,13 @@ class RedisTokenBucketStoreTest extends TokenBucketStoreContract {
         }
     }
 
-    /** Another writer's fields in a hash: no state this version wrote, a fresh bucket, written alone. */
+    /** Another writer's fields in a hash at the earlier Tollgate's key: no state Tollgate wrote, a fresh bucket. */
     @Test
     void freshBucketDropsTheFieldsItDidNotWrite() {
         LimitPolicy p = new LimitPolicy("redis", 5, 1, Duration.ofMinutes(1), 1);
-        String key = freshKey();
+        String key = StoreKeys.of("redis", java.util.UUID.randomUUID().toString());
         try (Jedis j = redis.admin()) {
-            j.hset(key, Map.of("tokens", "0", "ts", Long.toString(redis.timeMicros())));
+            j.hset(StoreKeys.earlier(key), Map.of("tokens", "0", "ts", Long.toString(redis.timeMicros())));
             Decision d = store.tryConsume(p, key);
             assertTrue(d.allowed(), "the old fields are not this version's state: " + d);
             assertEquals(4, d.remaining());

@@ -47,7 +47,7 @@ class StoreKeysTest {
         try (Jedis j = redis.admin()) {
             assertEquals(
                     new TreeSet<>(Set.of(
-                            "tg:tb:{keys-tb:" + hash + "}",
+                            "tg:tk:{keys-tb:" + hash + "}",
                             "tg:fw:{keys-fw:" + hash + "}",
                             "tg:sw:{keys-sw:" + hash + "}")),
                     new TreeSet<>(j.keys("tg:*")));

@@ -99,7 +99,7 @@ public final class Checks implements AutoCloseable {
         return true;
     }
 
-    /** A store key of the guarded check's shape ({@code tg:tb:{bench:<22 characters>}}) for the raw EVALSHA. */
+    /** A store key of the guarded check's shape ({@code tg:tk:{bench:<22 characters>}}) for the raw EVALSHA. */
     static String storeKey(String id) {
         return StoreKeys.of(Guarded.LIMIT, "raw:" + id);
     }
