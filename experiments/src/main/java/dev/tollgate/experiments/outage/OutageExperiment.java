@@ -23,13 +23,17 @@ import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.LockSupport;
 import java.util.logging.Level;
 import java.util.logging.Logger;
+import redis.clients.jedis.Jedis;
+import redis.clients.jedis.args.ClientPauseMode;
 
 /**
  * The article's outage experiment against Tollgate's guard: sequential checks through {@link
- * Tollgate#check}, built from settings as a user builds it, while one redis-server process is healthy, SIGKILLed, restarted on the same port,
- * SIGSTOPped (first with a breaker that never opens, the article's situation, then with Tollgate's
- * breaker) and SIGCONTed; then two servers' over-admission while it hangs with fail-open, fail-closed and
- * a local fallback ({@link OutageFallback}). Every check is timed with {@link System#nanoTime()}; each phase also
+ * Tollgate#check}, built from settings as a user builds it, while one redis-server process is healthy,
+ * SIGKILLed, restarted on the same port, SIGSTOPped (first with a breaker that never opens, the article's
+ * situation, then with Tollgate's breaker), SIGCONTed, paused for writes ({@code CLIENT PAUSE WRITE}) and
+ * unpaused; then, through a TCP proxy ({@link TcpLink}), a frozen link and a link slower than the budget,
+ * each healed. Then two servers' over-admission while it hangs with fail-open, fail-closed and a local
+ * fallback ({@link OutageFallback}). Every check is timed with {@link System#nanoTime()}; each phase also
  * compares its monotonic and wall-clock durations, since a machine that sleeps stalls every timer.
  */
 public final class OutageExperiment {
@@ -41,6 +45,8 @@ public final class OutageExperiment {
     static final String LIMIT = "outage";
 
     static final Duration RECOVERY_LIMIT = Duration.ofSeconds(10);
+    /** The slow link's delay on every reply: longer than the budget, as in {@code RedisOutageTest}. */
+    static final Duration SLOW_LINK = BUDGET.plusMillis(150);
 
     /** One check: its phase, its index in the phase, how long it took, its decision, the breaker after it. */
     record Check(
@@ -159,9 +165,8 @@ public final class OutageExperiment {
         };
         try (Tollgate breakerOn = Tollgate.builder(settings).listener(causes).build();
                 Tollgate breakerOff =
-                        Tollgate.builder(neverOpens).listener(causes).build()) {
-            BreakerState onState = breakerOn.breakerState().orElseThrow();
-
+                        Tollgate.builder(neverOpens).listener(causes).build();
+                ThroughLink throughLink = new ThroughLink(redis, causes, warmup)) {
             // Unrecorded: JIT, connections and both guards' worker threads warm before the first phase.
             for (int i = 0; i < warmup; i++) {
                 Tollgate t = i % 2 == 0 ? breakerOn : breakerOff;
@@ -170,21 +175,35 @@ public final class OutageExperiment {
 
             List<PhaseRun> runs = new ArrayList<>();
             for (Phase phase : Phase.values()) {
+                Tollgate current =
+                        switch (phase.guard) {
+                            case BREAKER_ON -> breakerOn;
+                            case BREAKER_OFF -> breakerOff;
+                            case THROUGH_LINK -> throughLink.tollgate();
+                        };
+                BreakerState state = current.breakerState().orElseThrow();
+                if (phase.outageWithBreaker() && state.isOpen()) {
+                    throw new IllegalStateException(phase.id + " must start from a closed breaker");
+                }
                 Instant wall0 = Instant.now();
                 long mono0 = System.nanoTime();
-                long probes0 = onState.probesSent();
+                long probes0 = state.probesSent();
                 long fault0 = System.nanoTime();
                 switch (phase) {
-                    case HEALTHY -> {}
+                    case HEALTHY, HUNG_BREAKER_ON, LINK_HEALTHY -> {}
                     case DEAD -> redis.kill();
                     case RESTARTED -> redis.restart();
                     case HUNG_BREAKER_OFF -> redis.pause();
-                    case HUNG_BREAKER_ON -> {}
                     case RESUMED -> redis.resume();
+                    case PAUSED_WRITE -> pauseWrites(redis);
+                    case UNPAUSED -> unpause(redis);
+                    case LINK_FROZEN -> throughLink.link().freeze();
+                    case LINK_THAWED -> throughLink.link().unfreeze();
+                    case LINK_SLOW -> throughLink.link().slow(SLOW_LINK.toMillis());
+                    case LINK_FAST -> throughLink.link().fast();
                 }
                 long faultNanos = System.nanoTime() - fault0;
-                Tollgate current = phase == Phase.HUNG_BREAKER_OFF ? breakerOff : breakerOn;
-                long recovery = phase == Phase.RESTARTED || phase == Phase.RESUMED ? awaitClosed(onState) : 0;
+                long recovery = phase.recovers() ? awaitClosed(state) : 0;
 
                 List<Check> done = new ArrayList<>(checks);
                 int openedAfter = -1;
@@ -193,7 +212,7 @@ public final class OutageExperiment {
                     long start = System.nanoTime();
                     Decision d = current.check(LIMIT, "client");
                     long took = System.nanoTime() - start;
-                    boolean open = onState.isOpen();
+                    boolean open = state.isOpen();
                     if (open && openedAfter < 0) {
                         openedAfter = i;
                     }
@@ -207,7 +226,7 @@ public final class OutageExperiment {
                         faultNanos,
                         recovery,
                         openedAfter,
-                        onState.probesSent() - probes0,
+                        state.probesSent() - probes0,
                         monoNanos,
                         wallNanos);
                 runs.add(r);
@@ -217,9 +236,23 @@ public final class OutageExperiment {
         } finally {
             try {
                 redis.resume(); // whatever happened, never leave a stopped process behind
-            } catch (java.io.IOException notRunning) {
+                unpause(redis);
+            } catch (java.io.IOException | RuntimeException notRunning) {
                 // killed and not restarted: nothing to resume
             }
+        }
+    }
+
+    /** {@code CLIENT PAUSE WRITE} for a minute (the phase ends it long before): every script waits. */
+    private static void pauseWrites(LocalRedis redis) {
+        try (Jedis admin = redis.admin()) {
+            admin.clientPause(Duration.ofMinutes(1).toMillis(), ClientPauseMode.WRITE);
+        }
+    }
+
+    private static void unpause(LocalRedis redis) {
+        try (Jedis admin = redis.admin()) {
+            admin.clientUnpause();
         }
     }
 
@@ -239,7 +272,7 @@ public final class OutageExperiment {
         return Math.max(1, System.nanoTime() - start);
     }
 
-    private static void requireNotDegraded(Decision d, String when) {
+    static void requireNotDegraded(Decision d, String when) {
         if (d.degraded()) {
             throw new IllegalStateException("a degraded decision during " + when + ": Redis is not healthy");
         }

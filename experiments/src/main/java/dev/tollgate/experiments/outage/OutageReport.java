@@ -47,18 +47,19 @@ final class OutageReport {
 
         StringBuilder phases = new StringBuilder("phase,checks,p50_us,p99_us,max_us,paid_timeout,redis_allowed,"
                 + "redis_denied,degraded_allowed,degraded_denied,breaker_open_after_check,fault_ms,recovery_ms,"
-                + "first_check_us,first_check_outcome,probes,monotonic_ms,wall_ms,clock_gap_ms,timeouts\n");
+                + "first_check_us,first_check_outcome,probes,monotonic_ms,wall_ms,clock_gap_ms,timeouts,overrun_ms,"
+                + "max_within_budget_plus_10ms,paid_goal,paid_goal_met\n");
         for (PhaseRun r : runs) {
             Check first = r.checks().get(0);
             phases.append(String.format(
                     Locale.ROOT,
-                    "%s,%d,%.1f,%.1f,%.1f,%d,%d,%d,%d,%d,%d,%.1f,%s,%.1f,%s,%d,%.1f,%.1f,%.1f,%d%n",
+                    "%s,%d,%.1f,%.1f,%.1f,%d,%d,%d,%d,%d,%d,%.1f,%s,%.1f,%s,%d,%.1f,%.1f,%.1f,%d,%.1f,%b,%s,%b%n",
                     r.phase().id,
                     r.checks().size(),
                     pct(r, 50) / 1e3,
                     pct(r, 99) / 1e3,
                     pct(r, 100) / 1e3,
-                    overBudget(r),
+                    OutageGoals.overBudget(r),
                     count(r, "redis-allowed"),
                     count(r, "redis-denied"),
                     count(r, "degraded-allowed"),
@@ -72,7 +73,11 @@ final class OutageReport {
                     r.monoNanos() / 1e6,
                     r.wallNanos() / 1e6,
                     r.clockGapNanos() / 1e6,
-                    r.checks().stream().filter(c -> c.cause().equals("timeout")).count()));
+                    OutageGoals.timeouts(r),
+                    OutageGoals.overrunNanos(r) / 1e6,
+                    OutageGoals.withinBudget(r),
+                    r.phase().role.paidGoal,
+                    OutageGoals.paidGoalMet(r)));
         }
         Files.writeString(out.resolve("outage-phases.csv"), phases);
         Files.writeString(out.resolve("outage.md"), markdown(env, checks, warmup, runs, runGap));
@@ -82,12 +87,15 @@ final class OutageReport {
     static String progressLine(PhaseRun r) {
         return String.format(
                 Locale.ROOT,
-                "%-17s p50 %9s  p99 %9s  max %9s  waited %3d  redis-allowed %3d  degraded %3d  recovery %s%s",
+                "%-17s p50 %9s  p99 %9s  max %9s  overrun %9s  waited %3d (goal %s)  redis-allowed %3d  degraded %3d"
+                        + "  recovery %s%s",
                 r.phase().id,
                 ms(pct(r, 50)),
                 ms(pct(r, 99)),
                 ms(pct(r, 100)),
-                overBudget(r),
+                ms(OutageGoals.overrunNanos(r)),
+                OutageGoals.overBudget(r),
+                r.phase().role.paidGoal,
                 count(r, "redis-allowed"),
                 count(r, "degraded-allowed") + count(r, "degraded-denied"),
                 recoveryText(r),
@@ -100,30 +108,42 @@ final class OutageReport {
                 Locale.ROOT,
                 "%d sequential checks per phase through `Tollgate.check` (built from settings with"
                         + " `Tollgate.build`; token bucket, 10⁹ tokens, fail-open), budget %d ms, one redis-server"
-                        + " process killed and restarted on the same port, stopped and continued. Every phase but"
-                        + " one uses Tollgate's guard with its defaults (`ExecutorCaller`, `ConsecutiveFailuresBreaker`:"
+                        + " process killed and restarted on the same port, stopped and continued, paused for writes"
+                        + " and unpaused; then the link phases, through a TCP proxy (NetCrusher) in front of the same"
+                        + " redis-server, frozen and thawed, slowed to %d ms a reply and sped up. Every phase but one"
+                        + " uses Tollgate's guard with its defaults (`ExecutorCaller`, `ConsecutiveFailuresBreaker`:"
                         + " 3 failures in a row open it for 500 ms, background probe every 100 ms);"
                         + " `hung-breaker-off` uses a second Tollgate whose breaker never opens (its settings'"
-                        + " threshold `Integer.MAX_VALUE`), the article's situation. %d unrecorded warm-up checks first."
-                        + " Latency: `System.nanoTime()` around `Tollgate.check`.%n%n",
+                        + " threshold `Integer.MAX_VALUE`), the article's situation; the `link-` phases a third,"
+                        + " with the defaults, whose Redis URL is the proxy's. Every fault with the breaker on starts"
+                        + " from a closed breaker after checks Redis answered. %d unrecorded warm-up checks first"
+                        + " (and again for the third Tollgate). Latency: `System.nanoTime()` around"
+                        + " `Tollgate.check`.%n%n",
                 checks,
                 OutageExperiment.BUDGET.toMillis(),
+                OutageExperiment.SLOW_LINK.toMillis(),
                 warmup));
-        md.append(
-                        "| phase | p50 | p99 | max | checks that waited out a timeout (≥ 80% of budget) | Redis-allowed | degraded-allowed | degraded-denied"
-                                + " | breaker open after check # | recovery (no checks) | first check | article |\n")
-                .append("|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+        md.append("| phase | p50 | p99 | max | max − budget | checks that waited out the budget (≥ 80% of it)"
+                        + " | goal | of which the guard's cause `timeout` | Redis-allowed | degraded-allowed"
+                        + " | degraded-denied | breaker open after check # | recovery (no checks) | first check"
+                        + " | article |\n")
+                .append("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
         for (PhaseRun r : runs) {
             Check first = r.checks().get(0);
             md.append(String.format(
                     Locale.ROOT,
-                    "| %s | %s | %s | %s | %d of %d | %d | %d | %d | %s | %s | %s, %s | %s |%n",
+                    "| %s | %s | %s | %s | %s%s | %d of %d | %s%s | %d | %d | %d | %d | %s | %s | %s, %s | %s |%n",
                     r.phase().label,
                     ms(pct(r, 50)),
                     ms(pct(r, 99)),
                     ms(pct(r, 100)),
-                    overBudget(r),
+                    signedMs(OutageGoals.overrunNanos(r)),
+                    OutageGoals.withinBudget(r) ? "" : " **over**",
+                    OutageGoals.overBudget(r),
                     r.checks().size(),
+                    r.phase().role.paidGoal,
+                    OutageGoals.paidGoalMet(r) ? "" : " **missed**",
+                    OutageGoals.timeouts(r),
                     count(r, "redis-allowed"),
                     count(r, "degraded-allowed"),
                     count(r, "degraded-denied"),
@@ -133,6 +153,7 @@ final class OutageReport {
                     first.outcome(),
                     r.phase().article));
         }
+        md.append("\n").append(OutageGoals.verdicts(runs));
         md.append("\nThe article's figures (node-redis, no breaker, 300 checks per phase): dead Redis faster than"
                 + " healthy; hung Redis ~250 ms for every check, slowest 253 ms (under `caffeinate`; two earlier"
                 + " runs had one check of 30 and 25 minutes, the laptop asleep); after SIGCONT and after a restart"
@@ -150,8 +171,8 @@ final class OutageReport {
                     r.probes(),
                     r.monoNanos() / 1e9));
         }
-        md.append("\nRecovery is timed from the fault's end (the restarted redis-server answering PING, or `kill"
-                + " -CONT` returning) until the guard's `isOpen()` turns false, polled every 0.1 ms without making"
+        md.append("\nRecovery is timed from the fault's end (the restarted redis-server answering PING, `kill"
+                + " -CONT` or `CLIENT UNPAUSE` returning, the proxy unfrozen or sped up) until the guard's `isOpen()` turns false, polled every 0.1 ms without making"
                 + " a check; the first check of the phase is made only after that. An open breaker refuses"
                 + " even the probe for its 500 ms delay, so a fault shorter than that recovers when the delay"
                 + " ends (plus up to one 100 ms probe interval), not when Redis is back.\n\n");
@@ -237,34 +258,30 @@ final class OutageReport {
         return p >= 100 ? v[v.length - 1] : Stats.percentile(v, p);
     }
 
-    /**
-     * Checks that waited out a timeout: Redis I/O gives up at 90% of the budget (so the breaker counts
-     * the failure before the next check), the caller at the budget; 80% separates them from the rest.
-     */
-    static long overBudget(PhaseRun r) {
-        long waited = OutageExperiment.BUDGET.toNanos() * 8 / 10;
-        return r.checks().stream().filter(c -> c.nanos() >= waited).count();
-    }
-
     static long count(PhaseRun r, String outcome) {
         return r.checks().stream().filter(c -> c.outcome().equals(outcome)).count();
     }
 
     private static String recoveryCsv(PhaseRun r) {
-        if (r.phase() != Phase.RESTARTED && r.phase() != Phase.RESUMED) {
+        if (!r.phase().recovers()) {
             return "";
         }
         return r.recoveryNanos() < 0 ? "none" : String.format(Locale.ROOT, "%.1f", r.recoveryNanos() / 1e6);
     }
 
     private static String recoveryText(PhaseRun r) {
-        if (r.phase() != Phase.RESTARTED && r.phase() != Phase.RESUMED) {
+        if (!r.phase().recovers()) {
             return "–";
         }
         if (r.recoveryNanos() < 0) {
             return "**none within " + OutageExperiment.RECOVERY_LIMIT.toSeconds() + " s**";
         }
         return r.recoveryNanos() == 0 ? "guard was not open" : ms(r.recoveryNanos());
+    }
+
+    /** Like {@link #ms} with a sign: {@code +3.1 ms}, {@code -24 ms}. */
+    static String signedMs(double nanos) {
+        return (nanos >= 0 ? "+" : "") + ms(nanos);
     }
 
     /** Nanoseconds as milliseconds with a precision that suits their size. */

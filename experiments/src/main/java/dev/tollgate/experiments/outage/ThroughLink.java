@@ -1,0 +1,54 @@
+package dev.tollgate.experiments.outage;
+
+import dev.tollgate.engine.Tollgate;
+import dev.tollgate.experiments.common.LocalRedis;
+import dev.tollgate.experiments.common.TcpLink;
+import dev.tollgate.ratelimit.DecisionListener;
+import java.io.IOException;
+
+/**
+ * The Tollgate of the link phases (Tollgate's defaults, like the breaker-on one) and the TCP proxy it
+ * reaches Redis through. Built at the first link phase, after the faults on the process itself: a
+ * client built earlier would hold connections that the SIGKILL broke.
+ */
+final class ThroughLink implements AutoCloseable {
+    private final LocalRedis redis;
+    private final DecisionListener listener;
+    private final int warmup;
+    private TcpLink link;
+    private Tollgate tollgate;
+
+    ThroughLink(LocalRedis redis, DecisionListener listener, int warmup) {
+        this.redis = redis;
+        this.listener = listener;
+        this.warmup = warmup;
+    }
+
+    Tollgate tollgate() throws IOException {
+        if (tollgate == null) {
+            link = new TcpLink(redis.port());
+            tollgate = Tollgate.builder(OutageExperiment.settings(link.url()))
+                    .listener(listener)
+                    .build();
+            for (int i = 0; i < warmup; i++) {
+                OutageExperiment.requireNotDegraded(
+                        tollgate.check(OutageExperiment.LIMIT, "warm-up"), "the link's warm-up");
+            }
+        }
+        return tollgate;
+    }
+
+    TcpLink link() {
+        return link;
+    }
+
+    @Override
+    public void close() {
+        if (tollgate != null) {
+            tollgate.close();
+        }
+        if (link != null) {
+            link.close();
+        }
+    }
+}
