@@ -78,7 +78,7 @@ public final class BenchExperiment {
                     "bench: %d benchmarks x %d rounds (%s); Redis %s on port %d; load %s%n",
                     SPECS.size(),
                     rounds,
-                    quick ? "quick: in-process, 1x0.2s warm-up, 2x0.2s" : "1 fork each, 2x1s warm-up, 4x1s",
+                    quick ? "quick: in-process, 1x0.2s warm-up, 2x0.2s" : "1 fork each, 8x1s warm-up, 4x1s",
                     redis.version(),
                     redis.port(),
                     env.get("load average at start"));
@@ -130,7 +130,8 @@ public final class BenchExperiment {
                     "JMH",
                     quick
                             ? "QUICK mode: forks 0, 1 x 200 ms warm-up, 2 x 200 ms measurement (not for quoting)"
-                            : rounds + " forks per benchmark (round-robin), 2 x 1 s warm-up, 4 x 1 s measurement");
+                            : rounds
+                                    + " forks per benchmark (round-robin), 8 x 1 s warm-up (one pinned vCPU: the JIT shares it for ~6 s), 4 x 1 s measurement");
             BenchReport.write(options.out(), env, results, counts);
             System.out.println(
                     "bench: wrote bench.csv, bench.md, bench-latency.png, bench-throughput.png to " + options.out());
@@ -152,7 +153,7 @@ public final class BenchExperiment {
                 .timeUnit(spec.latency() ? TimeUnit.MICROSECONDS : TimeUnit.SECONDS)
                 .threads(spec.threads())
                 .forks(quick ? 0 : 1)
-                .warmupIterations(quick ? 1 : 2)
+                .warmupIterations(quick ? 1 : 8)
                 .warmupTime(quick ? TimeValue.milliseconds(200) : TimeValue.seconds(1))
                 .measurementIterations(quick ? 2 : 4)
                 .measurementTime(quick ? TimeValue.milliseconds(200) : TimeValue.seconds(1))
