@@ -15,6 +15,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.function.IntFunction;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -89,6 +90,24 @@ class AutoPipelineTest {
         return outcomes;
     }
 
+    /**
+     * 8 calls {@code incr(<prefix>:{i}, by(i))} started together while Redis holds every command for a
+     * second ({@code CLIENT PAUSE ALL}): the first is in flight, the other 7 queue behind it.
+     */
+    private List<Object> eightWhilePaused(RedisLink link, Duration budget, String prefix, IntFunction<String> by)
+            throws Exception {
+        try (Jedis admin = admin()) {
+            admin.clientPause(1000, ClientPauseMode.ALL);
+        }
+        List<Callable<Object>> calls = new ArrayList<>();
+        for (int i = 0; i < 8; i++) {
+            String key = prefix + ":{" + i + "}";
+            String increment = by.apply(i);
+            calls.add(() -> incr(link, budget, key, increment));
+        }
+        return together(calls);
+    }
+
     private static Jedis admin() {
         return new Jedis(redis.host(), redis.port());
     }
@@ -99,16 +118,8 @@ class AutoPipelineTest {
         RedisLink link = link(budget, 8);
         try (Jedis admin = admin()) {
             admin.set("n:{7}", "41");
-            // Redis holds every command for a second: the first call is in flight, the other 7 queue.
-            admin.clientPause(1000, ClientPauseMode.ALL);
         }
-        List<Callable<Object>> calls = new ArrayList<>();
-        for (int i = 0; i < 8; i++) {
-            String key = "n:{" + i + "}";
-            String by = Integer.toString(i + 1);
-            calls.add(() -> incr(link, budget, key, by));
-        }
-        List<Object> replies = together(calls);
+        List<Object> replies = eightWhilePaused(link, budget, "n", i -> Integer.toString(i + 1));
         for (int i = 0; i < 7; i++) {
             assertEquals((long) i + 1, replies.get(i), "call " + i + ": its own key's count");
         }
@@ -141,16 +152,7 @@ class AutoPipelineTest {
     void anErrorReplyGoesToItsOwnCallerOnly() throws Exception {
         Duration budget = Duration.ofSeconds(10);
         RedisLink link = link(budget, 8);
-        try (Jedis admin = admin()) {
-            admin.clientPause(1000, ClientPauseMode.ALL);
-        }
-        List<Callable<Object>> calls = new ArrayList<>();
-        for (int i = 0; i < 8; i++) {
-            String key = "e:{" + i + "}";
-            String by = i == 5 ? "five" : "1";
-            calls.add(() -> incr(link, budget, key, by));
-        }
-        List<Object> replies = together(calls);
+        List<Object> replies = eightWhilePaused(link, budget, "e", i -> i == 5 ? "five" : "1");
         for (int i = 0; i < 8; i++) {
             if (i == 5) {
                 assertInstanceOf(JedisDataException.class, replies.get(i));
@@ -168,14 +170,8 @@ class AutoPipelineTest {
         incr(link, budget, "s:{warm}", "1");
         try (Jedis admin = admin()) {
             admin.scriptFlush();
-            admin.clientPause(1000, ClientPauseMode.ALL);
         }
-        List<Callable<Object>> calls = new ArrayList<>();
-        for (int i = 0; i < 8; i++) {
-            String key = "s:{" + i + "}";
-            calls.add(() -> incr(link, budget, key, "1"));
-        }
-        assertEquals(List.of(1L, 1L, 1L, 1L, 1L, 1L, 1L, 1L), together(calls));
+        assertEquals(List.of(1L, 1L, 1L, 1L, 1L, 1L, 1L, 1L), eightWhilePaused(link, budget, "s", i -> "1"));
         assertEquals(7, link.pipelined());
     }
 
