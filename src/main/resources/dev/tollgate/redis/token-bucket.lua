@@ -71,8 +71,8 @@ if allowed == 0 then retry_in = until_holding(cost) end
 retry_in = operator_retry(retry_in, override_left)
 
 -- A denial spends nothing, so the state is not rewritten (unless rebased, or read from the earlier
--- Tollgate's key: then written as its own); the expiry is refreshed all the same, or a client hammering an empty bucket would see it
--- expire and be handed a full one.
+-- Tollgate's key: then written as its own); the expiry is refreshed all the same, or a client
+-- hammering an empty bucket would see it expire and be handed a full one.
 -- Never refills: the spent quota must outlive any expiry (tollgate.limits.<name>.persist=true).
 -- Otherwise it expires once it would be full again anyway (plus one second), when forgetting it
 -- changes nothing.
