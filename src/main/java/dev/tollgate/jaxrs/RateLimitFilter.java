@@ -1,6 +1,7 @@
 package dev.tollgate.jaxrs;
 
 import dev.tollgate.CallerInfo;
+import dev.tollgate.ClientKeyTooLongException;
 import dev.tollgate.CountOn;
 import dev.tollgate.RateLimited;
 import dev.tollgate.cdi.Charges;
@@ -12,6 +13,7 @@ import dev.tollgate.config.RateLimitPlans;
 import dev.tollgate.engine.Tollgate;
 import dev.tollgate.ratelimit.Admission;
 import dev.tollgate.ratelimit.Charge;
+import dev.tollgate.ratelimit.KeySpec;
 import jakarta.annotation.Priority;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
@@ -96,7 +98,17 @@ public class RateLimitFilter implements ContainerRequestFilter, ContainerRespons
         }
         // A request thread waits only where the deployment allowed it (tollgate.http.allow-wait).
         boolean mayWait = plan.waits() && tollgate.settings().http().allowWait();
-        Admission admission = tollgate.limiter().admit(toCharge, mayWait ? plan.maxWait() : java.time.Duration.ZERO);
+        Admission admission;
+        try {
+            admission = tollgate.limiter().admit(toCharge, mayWait ? plan.maxWait() : java.time.Duration.ZERO);
+        } catch (ClientKeyTooLongException e) {
+            boolean header = tollgate.settings()
+                    .limit(e.limitName())
+                    .map(l -> l.key() instanceof KeySpec.Header)
+                    .orElse(false);
+            request.abortWith(ClientKeyTooLongMapper.of(e, header));
+            return;
+        }
         if (!admission.allowed()) {
             request.abortWith(RateLimitResponses.rejected(RateLimitResponses.of(admission)));
             return;
