@@ -37,7 +37,9 @@ import java.util.Optional;
  * Applies {@code tollgate.http.limits} to every request and {@link RateLimited} on the matched resource
  * method (or its class) before the resource runs: a denied request gets a 429 with {@code Retry-After},
  * {@code RateLimit}, {@code RateLimit-Policy} and a problem body; an allowed one carries the two fields.
- * Runs after authentication, so {@code key=principal} sees the caller.
+ * A client key too long for a bucket is refused before any limit is spent: {@code 431} when it is a
+ * header's value, else {@code 400} ({@link ClientKeyTooLongMapper}). Runs after authentication, so {@code
+ * key=principal} sees the caller.
  */
 @Provider
 @ApplicationScoped
