@@ -30,6 +30,7 @@ public final class ConcurrencyLimiter implements AutoCloseable {
     private final Guard guard;
     private final ConcurrencyListener listener;
     private final Supplier<Scheduler> schedulers;
+    private final StoreKeys keys;
     private final SecureRandom random = new SecureRandom();
     private Scheduler scheduler; // built by the first admitted call
     private boolean closed;
@@ -37,6 +38,17 @@ public final class ConcurrencyLimiter implements AutoCloseable {
     /** @param schedulers builds the lease-renewal scheduler when the first call is admitted */
     public ConcurrencyLimiter(
             ConcurrencyStore store, Guard guard, ConcurrencyListener listener, Supplier<Scheduler> schedulers) {
+        this(store, guard, listener, schedulers, StoreKeys.DEFAULT);
+    }
+
+    /** As above, its keys named by {@code keys} (under a {@code tollgate.redis.key-prefix}). */
+    public ConcurrencyLimiter(
+            ConcurrencyStore store,
+            Guard guard,
+            ConcurrencyListener listener,
+            Supplier<Scheduler> schedulers,
+            StoreKeys keys) {
+        this.keys = keys;
         this.store = store;
         this.guard = guard;
         this.listener = listener;
@@ -45,12 +57,17 @@ public final class ConcurrencyLimiter implements AutoCloseable {
 
     /** Renews leases on two daemon threads. */
     public ConcurrencyLimiter(ConcurrencyStore store, Guard guard, ConcurrencyListener listener) {
-        this(store, guard, listener, () -> Scheduler.daemon("tollgate-lease-renewal", 2));
+        this(store, guard, listener, StoreKeys.DEFAULT);
+    }
+
+    /** Renews leases on two daemon threads; its keys named by {@code keys}. */
+    public ConcurrencyLimiter(ConcurrencyStore store, Guard guard, ConcurrencyListener listener, StoreKeys keys) {
+        this(store, guard, listener, () -> Scheduler.daemon("tollgate-lease-renewal", 2), keys);
     }
 
     /** The store key of {@code clientKey}'s slots under {@code spec}. */
-    public static String storeKey(ConcurrencySpec spec, String clientKey) {
-        return StoreKeys.inFlight(spec.name(), clientKey);
+    public String storeKey(ConcurrencySpec spec, String clientKey) {
+        return keys.inFlight(spec.name(), clientKey);
     }
 
     /**

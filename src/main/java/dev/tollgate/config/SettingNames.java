@@ -39,6 +39,7 @@ final class SettingNames {
             "refill-period",
             "cost",
             "key",
+            "key-normalize",
             "fail-open",
             "persist",
             "mode",

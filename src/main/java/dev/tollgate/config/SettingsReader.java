@@ -9,10 +9,12 @@ import dev.tollgate.http.Cidr;
 import dev.tollgate.http.ClientHeader;
 import dev.tollgate.lock.LockNames;
 import dev.tollgate.ratelimit.Algorithm;
+import dev.tollgate.ratelimit.KeyNormalization;
 import dev.tollgate.ratelimit.KeySpec;
 import dev.tollgate.ratelimit.LimitMode;
 import dev.tollgate.ratelimit.LimitSpec;
 import dev.tollgate.ratelimit.Plans;
+import dev.tollgate.redis.KeyPrefix;
 import dev.tollgate.redis.RedisUrl;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -34,6 +36,7 @@ public final class SettingsReader {
     public static final String REDIS_URL = "tollgate.redis.url";
     public static final String REDIS_TIMEOUT = "tollgate.redis.timeout";
     public static final String REDIS_POOL_SIZE = "tollgate.redis.pool-size";
+    public static final String REDIS_KEY_PREFIX = "tollgate.redis.key-prefix";
     public static final String FAIL_OPEN = "tollgate.fail-open";
     public static final String LIMITS = "tollgate.limits.";
     public static final String HTTP_LIMITS = "tollgate.http.limits";
@@ -60,6 +63,7 @@ public final class SettingsReader {
             REDIS_URL,
             REDIS_TIMEOUT,
             REDIS_POOL_SIZE,
+            REDIS_KEY_PREFIX,
             FAIL_OPEN,
             HTTP_LIMITS,
             HTTP_TRUSTED_PROXIES,
@@ -207,7 +211,8 @@ public final class SettingsReader {
                         LOCK_HOLDER,
                         LockNames.thisProcess(),
                         LockNames::checkHolder,
-                        "a holder's name: 1-128 printable ASCII characters without spaces"));
+                        "a holder's name: 1-128 printable ASCII characters without spaces"),
+                value(REDIS_KEY_PREFIX, KeyPrefix.NONE, SettingsReader::keyPrefix, KeyPrefix.RULE));
     }
 
     /**
@@ -273,7 +278,14 @@ public final class SettingsReader {
         try {
             return readLimit(primary.name(), LIMITS + primary.name() + "." + SHADOW, primary.failOpen())
                     .map(c -> new LimitSpec(
-                            c.policy(), c.algorithm(), primary.key(), true, LimitMode.CANDIDATE, null, null))
+                            c.policy(),
+                            c.algorithm(),
+                            primary.key(),
+                            true,
+                            LimitMode.CANDIDATE,
+                            null,
+                            null,
+                            primary.keyNormalization()))
                     .orElse(null);
         } finally {
             source = settings;
@@ -325,6 +337,8 @@ public final class SettingsReader {
                 new KeySpec.Ip(),
                 KeySpec::parse,
                 "ip, principal, global, header:<Name> or a KeyResolver bean name");
+        KeyNormalization normalization =
+                value(p + "key-normalize", KeyNormalization.DEFAULT, KeyNormalization::parse, KeyNormalization.RULE);
         boolean failOpen = value(p + "fail-open", defaultFailOpen, SettingsReader::bool, "true or false");
         checkPersist(p, algorithm, refill);
         if (errors.size() > before) {
@@ -343,7 +357,7 @@ public final class SettingsReader {
                     + " persist=true)");
             return Optional.empty();
         }
-        return Optional.of(new LimitSpec(policy, algorithm, key, failOpen));
+        return Optional.of(new LimitSpec(policy, algorithm, key, failOpen).withKeyNormalization(normalization));
     }
 
     private AdminSettings readAdmin() {
@@ -575,6 +589,14 @@ public final class SettingsReader {
 
     private void problem(String name, String value, String why) {
         errors.add(name + "=" + value + " (" + why + ")");
+    }
+
+    private static KeyPrefix keyPrefix(String s) {
+        try {
+            return KeyPrefix.parse(s);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(); // the rule says why
+        }
     }
 
     private static long parseLong(String s) {

@@ -5,6 +5,7 @@ import dev.tollgate.guard.GuardSettings;
 import dev.tollgate.lock.LockNames;
 import dev.tollgate.ratelimit.LimitSpec;
 import dev.tollgate.ratelimit.Plans;
+import dev.tollgate.redis.KeyPrefix;
 import dev.tollgate.redis.RedisUrl;
 import java.time.Duration;
 import java.util.Map;
@@ -28,6 +29,8 @@ import java.util.Optional;
  * @param reload where limits are re-read from while the application runs
  * @param lockHolder the name this server's locks are held under ({@code tollgate.lock-holder}), which an
  *     operator sees; default {@code <pid>@<host>} of this JVM
+ * @param keyPrefix what every Redis key and channel starts with ({@code tollgate.redis.key-prefix});
+ *     {@link KeyPrefix#NONE} by default
  */
 public record TollgateSettings(
         Optional<RedisUrl> redisUrl,
@@ -40,7 +43,8 @@ public record TollgateSettings(
         Map<String, Plans> plans,
         AdminSettings admin,
         ReloadSettings reload,
-        String lockHolder) {
+        String lockHolder,
+        KeyPrefix keyPrefix) {
 
     public TollgateSettings {
         if (redisUrl == null
@@ -54,13 +58,41 @@ public record TollgateSettings(
         limits = Map.copyOf(limits);
         concurrency = Map.copyOf(concurrency);
         plans = Map.copyOf(plans);
-        if (admin == null || reload == null) {
-            throw new IllegalArgumentException("admin and reload are required");
+        if (admin == null || reload == null || keyPrefix == null) {
+            throw new IllegalArgumentException("admin, reload and keyPrefix are required");
         }
         LockNames.checkHolder(lockHolder);
         if (localDenials < 0) {
             throw new IllegalArgumentException("localDenials must be >= 0, but was " + localDenials);
         }
+    }
+
+    /** Without a key prefix. */
+    public TollgateSettings(
+            Optional<RedisUrl> redisUrl,
+            GuardSettings guard,
+            boolean failOpen,
+            Map<String, LimitSpec> limits,
+            HttpSettings http,
+            Map<String, ConcurrencySpec> concurrency,
+            int localDenials,
+            Map<String, Plans> plans,
+            AdminSettings admin,
+            ReloadSettings reload,
+            String lockHolder) {
+        this(
+                redisUrl,
+                guard,
+                failOpen,
+                limits,
+                http,
+                concurrency,
+                localDenials,
+                plans,
+                admin,
+                reload,
+                lockHolder,
+                KeyPrefix.NONE);
     }
 
     /** Without plans. */
@@ -144,7 +176,8 @@ public record TollgateSettings(
                 plans,
                 admin,
                 reload,
-                lockHolder);
+                lockHolder,
+                keyPrefix);
     }
 
     /** These settings with other limits and plans: what a reload changes, and all it may change. */
@@ -160,6 +193,7 @@ public record TollgateSettings(
                 newPlans,
                 admin,
                 reload,
-                lockHolder);
+                lockHolder,
+                keyPrefix);
     }
 }

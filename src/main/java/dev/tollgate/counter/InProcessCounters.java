@@ -15,7 +15,7 @@ public final class InProcessCounters implements Counters {
 
     @Override
     public long increment(String name, long by, Duration ttl) {
-        CounterNames.key(name);
+        CounterNames.check(name);
         long ttlMicros = CounterNames.ttlMillis(name, ttl) * 1000;
         return counters.update(name, (e, now) -> {
             Entry next =
@@ -26,7 +26,7 @@ public final class InProcessCounters implements Counters {
 
     @Override
     public long get(String name) {
-        CounterNames.key(name);
+        CounterNames.check(name);
         return counters.get(name).map(Entry::value).orElse(0L);
     }
 

@@ -1,6 +1,7 @@
 package dev.tollgate.counter;
 
 import dev.tollgate.redis.GuardedRedis;
+import dev.tollgate.redis.KeyPrefix;
 import dev.tollgate.redis.LuaScript;
 import dev.tollgate.redis.RedisLink;
 import java.time.Duration;
@@ -16,9 +17,11 @@ public final class RedisCounters implements Counters {
     private static final LuaScript SCRIPT = LuaScript.named("counter");
 
     private final GuardedRedis redis;
+    private final KeyPrefix prefix;
 
-    private RedisCounters(GuardedRedis redis) {
+    private RedisCounters(GuardedRedis redis, KeyPrefix prefix) {
         this.redis = redis;
+        this.prefix = prefix;
     }
 
     /** Counters on a client the caller keeps and closes, with no guard. */
@@ -28,19 +31,24 @@ public final class RedisCounters implements Counters {
 
     /** Counters on a client the caller keeps and closes, behind its guard. */
     public static RedisCounters using(GuardedRedis redis) {
-        return new RedisCounters(redis);
+        return using(redis, KeyPrefix.NONE);
+    }
+
+    /** Counters on a client the caller keeps and closes, behind its guard, their keys under {@code prefix}. */
+    public static RedisCounters using(GuardedRedis redis, KeyPrefix prefix) {
+        return new RedisCounters(redis, prefix);
     }
 
     @Override
     public long increment(String name, long by, Duration ttl) {
-        String key = CounterNames.key(name);
+        String key = CounterNames.key(prefix, name);
         List<String> args = List.of(Long.toString(by), Long.toString(CounterNames.ttlMillis(name, ttl)));
         return (Long) redis.eval("increment counter '" + name + "'", SCRIPT, List.of(key), args);
     }
 
     @Override
     public long get(String name) {
-        String key = CounterNames.key(name);
+        String key = CounterNames.key(prefix, name);
         String v = redis.call(
                 "read counter '" + name + "'", key, () -> redis.link().jedis().get(key));
         return v == null ? 0 : Long.parseLong(v);

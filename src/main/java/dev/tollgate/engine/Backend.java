@@ -24,6 +24,7 @@ import dev.tollgate.ratelimit.InProcessRateLimitStore;
 import dev.tollgate.ratelimit.RateLimitStore;
 import dev.tollgate.ratelimit.RedisRateLimitStore;
 import dev.tollgate.redis.GuardedRedis;
+import dev.tollgate.redis.KeyPrefix;
 import dev.tollgate.redis.RedisClients;
 import dev.tollgate.redis.RedisFailures;
 import dev.tollgate.redis.RedisLink;
@@ -79,34 +80,39 @@ record Backend(
             return onRedis(
                     redis,
                     RedisGuards.perMaster(
-                            redis, () -> ExecutorCaller.standalone(gs, RedisFailures::classify), gs.probeInterval()),
+                            redis,
+                            () -> ExecutorCaller.standalone(gs, RedisFailures::classify),
+                            gs.probeInterval(),
+                            settings.keyPrefix()),
                     lost,
                     holder,
-                    clock);
+                    clock,
+                    settings.keyPrefix());
         }
         RedisGuard single = RedisGuards.forLink(
                 redis,
                 new ExecutorCaller(gs, breaker.get(), redis.lane(), RedisFailures::classify),
-                gs.probeInterval());
+                gs.probeInterval(),
+                settings.keyPrefix());
         single.warmUp();
-        return onRedis(redis, single, lost, holder, clock);
+        return onRedis(redis, single, lost, holder, clock, settings.keyPrefix());
     }
 
     private static <G extends Guard & BreakerState & AutoCloseable> Backend onRedis(
-            RedisLink redis, G guard, LockLostListener lost, String holder, MicrosClock clock) {
+            RedisLink redis, G guard, LockLostListener lost, String holder, MicrosClock clock, KeyPrefix prefix) {
         Map<Algorithm, RateLimitStore> stores = new EnumMap<>(Algorithm.class);
         for (Algorithm a : Algorithm.values()) {
             stores.put(a, RedisRateLimitStore.using(a, redis));
         }
         GuardedRedis guarded = new GuardedRedis(redis, guard);
-        RedisDistributedLock locks = RedisDistributedLock.using(guarded, lost, holder);
+        RedisDistributedLock locks = RedisDistributedLock.using(guarded, lost, holder, prefix);
         return new Backend(
                 redis,
                 guard,
                 guard,
                 guard,
                 stores,
-                RedisCounters.using(guarded),
+                RedisCounters.using(guarded, prefix),
                 locks,
                 RedisConcurrencyStore.using(redis),
                 inProcessStores(clock),

@@ -22,12 +22,12 @@ import java.util.function.Function;
 /**
  * {@link RateLimitAdmin} on the stores behind the guard. A reset (a credit, a changed override, an ended
  * block: whatever may let a denied client pass sooner) is told to every server on the Redis
- * channel {@value #CHANNEL}, so each drops the denial it holds for that key; a server that misses the
+ * channel {@value #CHANNEL} (under the key prefix: {@link StoreKeys#operatorChannel}), so each drops the denial it holds for that key; a server that misses the
  * message (its subscription was broken) holds it until its retry-after at most, as Redis keeps no messages.
  */
 final class Operations implements RateLimitAdmin, AutoCloseable {
 
-    /** Where resets are announced: {@code forget <store key>}. */
+    /** Where resets are announced without a key prefix: {@code forget <store key>}. */
     static final String CHANNEL = "tg:operator";
 
     private static final String FORGET = "forget ";
@@ -39,6 +39,8 @@ final class Operations implements RateLimitAdmin, AutoCloseable {
     private final RedisLink redis;
     private final Subscription subscription;
     private final RedisClientRules rules;
+    private final StoreKeys keys;
+    private final String channel;
     private final java.util.concurrent.atomic.AtomicLong heard = new java.util.concurrent.atomic.AtomicLong();
 
     /** @param redis where resets are announced; null in process */
@@ -54,14 +56,16 @@ final class Operations implements RateLimitAdmin, AutoCloseable {
         this.limiter = limiter;
         this.redis = redis;
         this.rules = redis == null ? null : new RedisClientRules(redis);
+        this.keys = limiter.keys();
+        this.channel = keys.operatorChannel();
         this.subscription =
-                redis == null ? null : Subscription.start(redis, CHANNEL, this::heard, Duration.ofSeconds(1));
+                redis == null ? null : Subscription.start(redis, channel, this::heard, Duration.ofSeconds(1));
     }
 
     @Override
     public Decision peek(String limit, String clientKey) {
         LimitSpec spec = limits.apply(limit);
-        String storeKey = StoreKeys.of(spec.algorithm(), spec.name(), clientKey);
+        String storeKey = keys.of(spec, clientKey);
         RateLimitStore store = stores.get(spec.algorithm());
         return guard.call(storeKey, () -> store.peek(spec.policy(), storeKey))
                 .orElseThrow(() -> new UnsupportedOperationException(
@@ -79,7 +83,7 @@ final class Operations implements RateLimitAdmin, AutoCloseable {
     }
 
     private boolean forget(LimitSpec spec, String clientKey) {
-        String storeKey = StoreKeys.of(spec.algorithm(), spec.name(), clientKey);
+        String storeKey = keys.of(spec, clientKey);
         RateLimitStore store = stores.get(spec.algorithm());
         boolean had = guard.call(storeKey, () -> store.forget(storeKey));
         forgetDenials(storeKey);
@@ -90,7 +94,7 @@ final class Operations implements RateLimitAdmin, AutoCloseable {
     private void forgetDenials(String storeKey) {
         limiter.forgetDenials(storeKey);
         if (redis != null) {
-            guard.call(storeKey, () -> redis.jedis().publish(CHANNEL, FORGET + storeKey));
+            guard.call(storeKey, () -> redis.jedis().publish(channel, FORGET + storeKey));
         }
     }
 
@@ -101,7 +105,7 @@ final class Operations implements RateLimitAdmin, AutoCloseable {
                     "limit '" + limit + "': a credit must be from 1 to 2^53 tokens, but was " + tokens);
         }
         LimitSpec spec = limits.apply(limit);
-        String storeKey = StoreKeys.of(spec.algorithm(), spec.name(), clientKey);
+        String storeKey = keys.of(spec, clientKey);
         RateLimitStore store = stores.get(spec.algorithm());
         long credited = guard.call(storeKey, () -> store.credit(spec.policy(), storeKey, tokens));
         if (credited > 0) {
@@ -156,7 +160,7 @@ final class Operations implements RateLimitAdmin, AutoCloseable {
             throw new UnsupportedOperationException("limit '" + spec.name()
                     + "' is kept in this server's memory: credits, overrides and blocks need Redis");
         }
-        return StoreKeys.of(spec.algorithm(), spec.name(), clientKey);
+        return keys.of(spec, clientKey);
     }
 
     private void heard(String message) {

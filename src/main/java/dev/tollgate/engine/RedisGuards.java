@@ -3,6 +3,7 @@ package dev.tollgate.engine;
 import dev.tollgate.guard.BoundedCaller;
 import dev.tollgate.guard.RedisGuard;
 import dev.tollgate.guard.ShardedGuard;
+import dev.tollgate.redis.KeyPrefix;
 import dev.tollgate.redis.LuaScript;
 import dev.tollgate.redis.RedisLink;
 import java.time.Duration;
@@ -15,8 +16,8 @@ import java.util.function.Supplier;
  * so the first request after an outage finds the script cache warm.
  *
  * <p>Each probe asks on another of {@value #PROBE_SLOTS} keys ({@code tollgate:{probe}}, {@code
- * tollgate:{probe-1}}, ...), which hash to slots spread over a cluster: a dead master then holds up
- * at most the probes that land on it, not every probe until it is back.
+ * tollgate:{probe-1}}, ..., under the key prefix), which hash to slots spread over a cluster: a dead
+ * master then holds up at most the probes that land on it, not every probe until it is back.
  */
 public final class RedisGuards {
 
@@ -27,47 +28,54 @@ public final class RedisGuards {
 
     private RedisGuards() {}
 
-    public static RedisGuard forLink(RedisLink link, BoundedCaller caller, Duration probeInterval) {
-        return new RedisGuard(caller, () -> probe(link), probeInterval, link.description(), System::nanoTime);
+    public static RedisGuard forLink(RedisLink link, BoundedCaller caller, Duration probeInterval, KeyPrefix prefix) {
+        return new RedisGuard(caller, () -> probe(link, prefix), probeInterval, link.description(), System::nanoTime);
     }
 
     /**
      * For a cluster: a guard per master, each with its own caller (so its own breaker) and a probe
      * that asks that master, on a key it owns.
      */
-    public static ShardedGuard perMaster(RedisLink link, Supplier<BoundedCaller> callers, Duration probeInterval) {
+    public static ShardedGuard perMaster(
+            RedisLink link, Supplier<BoundedCaller> callers, Duration probeInterval, KeyPrefix prefix) {
         return new ShardedGuard(
                 link::masterOf,
                 master -> new RedisGuard(
                         callers.get(),
-                        () -> probeMaster(link, master),
+                        () -> probeMaster(link, master, prefix),
                         probeInterval,
                         link.description() + " (master " + master + ")",
                         System::nanoTime));
     }
 
-    private static Object probeMaster(RedisLink link, String master) {
+    private static Object probeMaster(RedisLink link, String master, KeyPrefix prefix) {
         link.loadScripts();
-        return link.eval(PROBE, List.of(probeKeyOn(link, master)), List.of());
+        return link.eval(PROBE, List.of(probeKeyOn(link, master, prefix)), List.of());
     }
 
     /** A probe key that {@code master} owns now; any probe key while the topology is unknown. */
-    static String probeKeyOn(RedisLink link, String master) {
+    static String probeKeyOn(RedisLink link, String master, KeyPrefix prefix) {
         for (int n = 0; n < 16_384; n++) {
-            if (link.masterOf(probeKey(n)).equals(master)) {
-                return probeKey(n);
+            if (link.masterOf(probeKey(prefix, n)).equals(master)) {
+                return probeKey(prefix, n);
             }
         }
-        return probeKey(0);
+        return probeKey(prefix, 0);
     }
 
     /** What the background probe asks; exposed for tests. */
     public static Object probe(RedisLink link) {
-        link.loadScripts();
-        return link.eval(PROBE, List.of(probeKey(Math.floorMod(NEXT.getAndIncrement(), PROBE_SLOTS))), List.of());
+        return probe(link, KeyPrefix.NONE);
     }
 
-    static String probeKey(int n) {
-        return n == 0 ? "tollgate:{probe}" : "tollgate:{probe-" + n + "}";
+    static Object probe(RedisLink link, KeyPrefix prefix) {
+        link.loadScripts();
+        return link.eval(
+                PROBE, List.of(probeKey(prefix, Math.floorMod(NEXT.getAndIncrement(), PROBE_SLOTS))), List.of());
+    }
+
+    /** The probe's {@code n}th key under {@code prefix}: {@code [<key prefix>]tollgate:{probe-<n>}}. */
+    static String probeKey(KeyPrefix prefix, int n) {
+        return prefix.apply(n == 0 ? "tollgate:{probe}" : "tollgate:{probe-" + n + "}");
     }
 }

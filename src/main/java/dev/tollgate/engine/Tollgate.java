@@ -27,6 +27,7 @@ import dev.tollgate.ratelimit.DeniedCache;
 import dev.tollgate.ratelimit.LimitSpec;
 import dev.tollgate.ratelimit.RateLimiter;
 import dev.tollgate.ratelimit.Reservation;
+import dev.tollgate.ratelimit.StoreKeys;
 import dev.tollgate.redis.RedisLink;
 import dev.tollgate.redis.RedisUrl;
 import java.time.Duration;
@@ -83,8 +84,12 @@ public final class Tollgate implements RateLimits, ConcurrencyLimits, AutoClosea
         Optional<RedisUrl> url = settings.redisUrl();
         if (url.isPresent()) {
             backend = Backend.redis(settings, url.get(), b.breaker, b.lockLost, settings.lockHolder(), b.clock);
-            LOG.info(() -> "Tollgate: limits, locks and counters are shared through Redis at " + url.get() + " (budget "
-                    + settings.budget().toMillis() + " ms per call, at most " + settings.poolSize()
+            LOG.info(() -> "Tollgate: limits, locks and counters are shared through Redis at " + url.get()
+                    + (settings.keyPrefix().value().isEmpty()
+                            ? ""
+                            : ", every key under the prefix '"
+                                    + settings.keyPrefix().value() + "'")
+                    + " (budget " + settings.budget().toMillis() + " ms per call, at most " + settings.poolSize()
                     + " connections; " + limitsText() + ")");
         } else {
             backend = Backend.inProcess(b.clock, b.lockLost, settings.lockHolder());
@@ -105,13 +110,15 @@ public final class Tollgate implements RateLimits, ConcurrencyLimits, AutoClosea
                 backend.guard(),
                 DecisionListener.both(
                         DecisionListener.both(activity, DecisionListener.both(outages, deniedClients)), b.listener),
-                b.nanoTime);
+                b.nanoTime,
+                StoreKeys.in(settings.keyPrefix()));
         this.sleeper = b.sleeper;
         this.operations = new Operations(this::limit, backend.stores(), backend.guard(), limiter, backend.redis());
         this.reloader = settings.reload().file().isPresent() && b.reloadFrom != null
                 ? new LimitsReloader(settings, b.reloadFrom, () -> this.settings, this::swapLimits)
                 : null;
-        this.concurrency = new ConcurrencyLimiter(backend.concurrency(), backend.guard(), b.concurrencyListener);
+        this.concurrency =
+                new ConcurrencyLimiter(backend.concurrency(), backend.guard(), b.concurrencyListener, limiter.keys());
     }
 
     /** Tollgate with its own circuit breaker. */

@@ -1,6 +1,7 @@
 package dev.tollgate.jaxrs;
 
 import dev.tollgate.CallerInfo;
+import dev.tollgate.ClientKeyTooLongException;
 import dev.tollgate.CountOn;
 import dev.tollgate.RateLimited;
 import dev.tollgate.cdi.Charges;
@@ -12,6 +13,7 @@ import dev.tollgate.config.RateLimitPlans;
 import dev.tollgate.engine.Tollgate;
 import dev.tollgate.ratelimit.Admission;
 import dev.tollgate.ratelimit.Charge;
+import dev.tollgate.ratelimit.KeySpec;
 import jakarta.annotation.Priority;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
@@ -35,7 +37,9 @@ import java.util.Optional;
  * Applies {@code tollgate.http.limits} to every request and {@link RateLimited} on the matched resource
  * method (or its class) before the resource runs: a denied request gets a 429 with {@code Retry-After},
  * {@code RateLimit}, {@code RateLimit-Policy} and a problem body; an allowed one carries the two fields.
- * Runs after authentication, so {@code key=principal} sees the caller.
+ * A client key too long for a bucket is refused before any limit is spent: {@code 431} when it is a
+ * header's value, else {@code 400} ({@link ClientKeyTooLongMapper}). Runs after authentication, so {@code
+ * key=principal} sees the caller.
  */
 @Provider
 @ApplicationScoped
@@ -96,7 +100,17 @@ public class RateLimitFilter implements ContainerRequestFilter, ContainerRespons
         }
         // A request thread waits only where the deployment allowed it (tollgate.http.allow-wait).
         boolean mayWait = plan.waits() && tollgate.settings().http().allowWait();
-        Admission admission = tollgate.limiter().admit(toCharge, mayWait ? plan.maxWait() : java.time.Duration.ZERO);
+        Admission admission;
+        try {
+            admission = tollgate.limiter().admit(toCharge, mayWait ? plan.maxWait() : java.time.Duration.ZERO);
+        } catch (ClientKeyTooLongException e) {
+            boolean header = tollgate.settings()
+                    .limit(e.limitName())
+                    .map(l -> l.key() instanceof KeySpec.Header)
+                    .orElse(false);
+            request.abortWith(ClientKeyTooLongMapper.of(e, header));
+            return;
+        }
         if (!admission.allowed()) {
             request.abortWith(RateLimitResponses.rejected(RateLimitResponses.of(admission)));
             return;

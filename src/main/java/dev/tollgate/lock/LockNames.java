@@ -1,10 +1,11 @@
 package dev.tollgate.lock;
 
 import dev.tollgate.core.Durations;
+import dev.tollgate.redis.KeyPrefix;
 import java.time.Duration;
 import java.util.regex.Pattern;
 
-/** Lock names, their Redis keys, holders' names, and times to live as Redis takes them. */
+/** Lock names, their Redis keys and channel (under a key prefix), holders' names, and times to live as Redis takes them. */
 public final class LockNames {
 
     private static final Pattern NAME = Pattern.compile("[A-Za-z0-9_.-]{1,128}");
@@ -37,20 +38,32 @@ public final class LockNames {
         return name.isEmpty() ? "unnamed" : name.substring(0, Math.min(name.length(), 128));
     }
 
-    /** The lock's key; the braces put it in one cluster slot with its {@link #fenceKey}. */
-    static String lockKey(String name) {
-        return "tollgate:lock:{" + name + "}";
+    /**
+     * The lock's key, {@code [<key prefix>]tollgate:lock:{<name>}}; the braces put it in one cluster slot
+     * with its {@link #fenceKey}, whatever the prefix (which holds no brace).
+     */
+    public static String lockKey(KeyPrefix prefix, String name) {
+        return prefix.apply("tollgate:lock:{" + name + "}");
     }
 
-    /** The name in a {@link #lockKey}. */
-    static String nameOf(String lockKey) {
-        return lockKey.substring("tollgate:lock:{".length(), lockKey.length() - 1);
+    /** The name in a {@link #lockKey} under {@code prefix}. */
+    public static String nameOf(KeyPrefix prefix, String lockKey) {
+        String key = prefix.strip(lockKey);
+        return key.substring("tollgate:lock:{".length(), key.length() - 1);
     }
 
     /** The counter of the lock's fencing tokens, which never expires so tokens only grow. */
-    static String fenceKey(String name) {
-        return "tollgate:fence:{" + name + "}";
+    public static String fenceKey(KeyPrefix prefix, String name) {
+        return prefix.apply("tollgate:fence:{" + name + "}");
     }
+
+    /** The channel of release notices: each message is the name of a lock just released. */
+    public static String releasedChannel(KeyPrefix prefix) {
+        return prefix.apply(RELEASED);
+    }
+
+    /** The channel of release notices without a key prefix. */
+    static final String RELEASED = "tollgate:lock-released";
 
     /** {@code ttl} in whole milliseconds, rounded up; {@link IllegalArgumentException} unless &gt; 0. */
     static long ttlMillis(String name, Duration ttl) {

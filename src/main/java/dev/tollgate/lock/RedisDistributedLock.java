@@ -4,6 +4,7 @@ import dev.tollgate.LockAdmin;
 import dev.tollgate.LockHold;
 import dev.tollgate.core.StoreUnavailableException;
 import dev.tollgate.redis.GuardedRedis;
+import dev.tollgate.redis.KeyPrefix;
 import dev.tollgate.redis.LuaScript;
 import dev.tollgate.redis.RedisLink;
 import dev.tollgate.redis.Subscription;
@@ -22,10 +23,11 @@ import redis.clients.jedis.resps.ScanResult;
  * Locks in Redis: the lock's key set with its expiry if absent, and the next fencing token (above the
  * last one, never below Redis {@code TIME} in microseconds), in one script, one round trip. Release
  * and extend are scripts that act only while the key still holds the token; release also publishes the
- * lock's name on {@value #RELEASED}, which wakes the servers waiting for it.
+ * lock's name on {@value #RELEASED} (under the key prefix), which wakes the servers waiting for it.
  *
  * <p>Keys: {@code tollgate:lock:{<name>}} (the token, expiring) and {@code tollgate:fence:{<name>}}
- * (the last fencing token, never expiring), in one cluster slot.
+ * (the last fencing token, never expiring), in one cluster slot, each under the key prefix ({@link
+ * LockNames#lockKey}).
  *
  * <p>Once Redis first answers, its {@code maxmemory-policy} is read: one WARNING when it may evict
  * keys, which can free a held lock.
@@ -34,8 +36,8 @@ public final class RedisDistributedLock implements DistributedLock, LockAdmin {
 
     private static final Logger LOG = Logger.getLogger(RedisDistributedLock.class.getName());
 
-    /** The channel of release notices: each message is the name of a lock just released. */
-    public static final String RELEASED = "tollgate:lock-released";
+    /** The channel of release notices without a key prefix: each message is the name of a lock just released. */
+    public static final String RELEASED = LockNames.RELEASED;
 
     /** How often a waiter tries again when it hears nothing: only a lost notice makes it matter. */
     static final Duration POLL = Duration.ofSeconds(1);
@@ -48,6 +50,8 @@ public final class RedisDistributedLock implements DistributedLock, LockAdmin {
     private static final LuaScript EXTEND = LuaScript.named("lock-extend");
 
     private final GuardedRedis redis;
+    private final KeyPrefix prefix;
+    private final String released;
     private final Keeper keeper;
     private final LockTokens tokens;
     private final LockOwner owner = new Owner();
@@ -58,7 +62,13 @@ public final class RedisDistributedLock implements DistributedLock, LockAdmin {
     private Subscription subscription; // guarded by this
 
     RedisDistributedLock(GuardedRedis redis, Keeper keeper, String holder) {
+        this(redis, keeper, holder, KeyPrefix.NONE);
+    }
+
+    RedisDistributedLock(GuardedRedis redis, Keeper keeper, String holder, KeyPrefix prefix) {
         this.redis = redis;
+        this.prefix = prefix;
+        this.released = LockNames.releasedChannel(prefix);
         this.keeper = keeper;
         this.tokens = new LockTokens(holder);
         this.waiter = new LockWaiter(notices, POLL, keeper::nanoTime);
@@ -85,7 +95,13 @@ public final class RedisDistributedLock implements DistributedLock, LockAdmin {
 
     /** As {@link #using(GuardedRedis, LockLostListener)}, its locks held under the name {@code holder}. */
     public static RedisDistributedLock using(GuardedRedis redis, LockLostListener listener, String holder) {
-        return new RedisDistributedLock(redis, Keeper.daemon(listener), holder);
+        return using(redis, listener, holder, KeyPrefix.NONE);
+    }
+
+    /** As {@link #using(GuardedRedis, LockLostListener, String)}, its keys and channel under {@code prefix}. */
+    public static RedisDistributedLock using(
+            GuardedRedis redis, LockLostListener listener, String holder, KeyPrefix prefix) {
+        return new RedisDistributedLock(redis, Keeper.daemon(listener), holder, prefix);
     }
 
     @Override
@@ -120,7 +136,7 @@ public final class RedisDistributedLock implements DistributedLock, LockAdmin {
     /** The subscription to release notices, started by the first wait. */
     private synchronized Subscription listen() {
         if (subscription == null) {
-            subscription = Subscription.start(redis.link(), RELEASED, notices::released, Duration.ofSeconds(1));
+            subscription = Subscription.start(redis.link(), released, notices::released, Duration.ofSeconds(1));
         }
         return subscription;
     }
@@ -169,14 +185,14 @@ public final class RedisDistributedLock implements DistributedLock, LockAdmin {
     @Override
     public List<LockHold> held() {
         java.util.Set<String> names = new java.util.TreeSet<>();
-        String pattern = LockNames.lockKey("*");
+        String pattern = LockNames.lockKey(prefix, "*");
         for (String node : redis.link().scanNodes()) {
             String cursor = ScanParams.SCAN_POINTER_START;
             do {
                 String from = cursor;
                 ScanResult<String> page =
                         redis.call("list the locks", pattern, () -> redis.link().scan(node, from, pattern));
-                page.getResult().forEach(key -> names.add(LockNames.nameOf(key)));
+                page.getResult().forEach(key -> names.add(LockNames.nameOf(prefix, key)));
                 cursor = page.getCursor();
             } while (!cursor.equals(ScanParams.SCAN_POINTER_START));
         }
@@ -213,7 +229,7 @@ public final class RedisDistributedLock implements DistributedLock, LockAdmin {
     /** Releases the lock from the holder inspected (with its whole token): 1 released, 0 free, -1 another's. */
     private long forceRelease(Inspected holder) {
         String name = holder.hold().name();
-        long reply = (Long) eval(RELEASE, name, List.of(holder.token(), RELEASED, name));
+        long reply = (Long) eval(RELEASE, name, List.of(holder.token(), released, name));
         if (reply == 1) {
             LOG.info(() -> "Tollgate: lock '" + name + "' was force-released from holder '"
                     + holder.hold().holder() + "' (fencing token "
@@ -238,7 +254,7 @@ public final class RedisDistributedLock implements DistributedLock, LockAdmin {
      * read between two equal reads is that holder's.
      */
     private Optional<Inspected> inspect(String name) {
-        String lockKey = LockNames.lockKey(name);
+        String lockKey = LockNames.lockKey(prefix, name);
         for (int attempt = 0; attempt < 3; attempt++) {
             String before = get(name, lockKey);
             if (before == null) {
@@ -247,7 +263,7 @@ public final class RedisDistributedLock implements DistributedLock, LockAdmin {
             long pttl = redis.call("read lock '" + name + "'", lockKey, () -> redis.link()
                     .jedis()
                     .pttl(lockKey));
-            String fence = get(name, LockNames.fenceKey(name));
+            String fence = get(name, LockNames.fenceKey(prefix, name));
             if (before.equals(get(name, lockKey)) && pttl != -2) {
                 Duration left = pttl < 0 ? ChronoUnit.FOREVER.getDuration() : Duration.ofMillis(pttl);
                 return Optional.of(new Inspected(
@@ -278,7 +294,7 @@ public final class RedisDistributedLock implements DistributedLock, LockAdmin {
     private final class Owner implements LockOwner {
         @Override
         public Ownership release(String name, String token) {
-            return run(RELEASE, name, List.of(token, RELEASED, name));
+            return run(RELEASE, name, List.of(token, released, name));
         }
 
         @Override
@@ -299,7 +315,7 @@ public final class RedisDistributedLock implements DistributedLock, LockAdmin {
         return redis.eval("run " + script.name() + " for lock '" + name + "'", script, keys(name), args);
     }
 
-    private static List<String> keys(String name) {
-        return List.of(LockNames.lockKey(name), LockNames.fenceKey(name));
+    private List<String> keys(String name) {
+        return List.of(LockNames.lockKey(prefix, name), LockNames.fenceKey(prefix, name));
     }
 }

@@ -17,6 +17,7 @@ import java.time.Duration;
  *     its own ({@code tollgate.limits.<name>.shadow.*}); null when there is none
  * @param localFallback the policy of this server's in-process bucket that decides while the store
  *     cannot be asked ({@code local-fallback=true}); null: the degraded decision ({@code fail-open})
+ * @param keyNormalization what is done to a client key before it names a bucket ({@code key-normalize})
  */
 public record LimitSpec(
         LimitPolicy policy,
@@ -25,7 +26,8 @@ public record LimitSpec(
         boolean failOpen,
         LimitMode mode,
         LimitSpec candidate,
-        LimitPolicy localFallback) {
+        LimitPolicy localFallback,
+        KeyNormalization keyNormalization) {
 
     /**
      * The largest sliding-window capacity: the log keeps one entry (about 127 bytes in Redis) per
@@ -44,8 +46,8 @@ public record LimitSpec(
     public static final Duration MAX_REFILL_FROM_EMPTY = LimitPolicy.MAX_PERIOD;
 
     public LimitSpec {
-        if (policy == null || algorithm == null || key == null || mode == null) {
-            throw new IllegalArgumentException("policy, algorithm, key and mode are required");
+        if (policy == null || algorithm == null || key == null || mode == null || keyNormalization == null) {
+            throw new IllegalArgumentException("policy, algorithm, key, mode and keyNormalization are required");
         }
         if (candidate != null && (candidate.mode != LimitMode.CANDIDATE || candidate.candidate != null)) {
             throw new IllegalArgumentException("limit '" + policy.name() + "': a candidate is a shadow of its own");
@@ -64,6 +66,18 @@ public record LimitSpec(
             throw new IllegalArgumentException("limit '" + policy.name() + "': an empty bucket must refill within"
                     + " 100 years, but takes " + policy.refillFromEmpty().toDays() + " days");
         }
+    }
+
+    /** With the default {@link KeyNormalization}. */
+    public LimitSpec(
+            LimitPolicy policy,
+            Algorithm algorithm,
+            KeySpec key,
+            boolean failOpen,
+            LimitMode mode,
+            LimitSpec candidate,
+            LimitPolicy localFallback) {
+        this(policy, algorithm, key, failOpen, mode, candidate, localFallback, KeyNormalization.DEFAULT);
     }
 
     /** An enforced limit without a candidate or a local fallback. */
@@ -91,16 +105,21 @@ public record LimitSpec(
 
     /** This limit in {@code newMode}. */
     public LimitSpec withMode(LimitMode newMode) {
-        return new LimitSpec(policy, algorithm, key, failOpen, newMode, candidate, localFallback);
+        return new LimitSpec(policy, algorithm, key, failOpen, newMode, candidate, localFallback, keyNormalization);
     }
 
     /** This limit with a candidate tried beside it (a spec in {@link LimitMode#CANDIDATE}), or none (null). */
     public LimitSpec withCandidate(LimitSpec newCandidate) {
-        return new LimitSpec(policy, algorithm, key, failOpen, mode, newCandidate, localFallback);
+        return new LimitSpec(policy, algorithm, key, failOpen, mode, newCandidate, localFallback, keyNormalization);
     }
 
     /** This limit deciding in process by {@code fallback} while the store cannot be asked; null: never. */
     public LimitSpec withLocalFallback(LimitPolicy fallback) {
-        return new LimitSpec(policy, algorithm, key, failOpen, mode, candidate, fallback);
+        return new LimitSpec(policy, algorithm, key, failOpen, mode, candidate, fallback, keyNormalization);
+    }
+
+    /** This limit normalising client keys by {@code normalization}. */
+    public LimitSpec withKeyNormalization(KeyNormalization normalization) {
+        return new LimitSpec(policy, algorithm, key, failOpen, mode, candidate, localFallback, normalization);
     }
 }

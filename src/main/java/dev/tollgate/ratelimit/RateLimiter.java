@@ -32,6 +32,7 @@ public final class RateLimiter {
     private final ShadowLog shadowLog;
     private final DeniedCache denials;
     private final LogThrottle dataErrors;
+    private final StoreKeys keys;
 
     /** @param stores a store for each algorithm the limits use */
     public RateLimiter(
@@ -53,6 +54,21 @@ public final class RateLimiter {
             Guard guard,
             DecisionListener listener,
             LongSupplier nanoTime) {
+        this(stores, localStores, denials, guard, listener, nanoTime, StoreKeys.DEFAULT);
+    }
+
+    /**
+     * As above, with the buckets' keys named by {@code keys} (under a {@code tollgate.redis.key-prefix}).
+     */
+    public RateLimiter(
+            Map<Algorithm, RateLimitStore> stores,
+            Map<Algorithm, RateLimitStore> localStores,
+            DeniedCache denials,
+            Guard guard,
+            DecisionListener listener,
+            LongSupplier nanoTime,
+            StoreKeys keys) {
+        this.keys = keys;
         this.stores = new EnumMap<>(stores);
         this.localStores = localStores.isEmpty() ? Map.of() : new EnumMap<>(localStores);
         this.guard = guard;
@@ -88,7 +104,7 @@ public final class RateLimiter {
 
     private Decision decide(LimitSpec limit, String clientKey) {
         long start = nanoTime.getAsLong();
-        String storeKey = StoreKeys.of(limit.algorithm(), limit.name(), clientKey);
+        String storeKey = keys.of(limit, clientKey);
         RateLimitStore store = store(limit);
         Decision d = denials == null ? null : denials.denial(storeKey).orElse(null);
         DegradedCause cause = null;
@@ -182,7 +198,7 @@ public final class RateLimiter {
             decide(limit.candidate(), clientKey);
         }
         long start = nanoTime.getAsLong();
-        String storeKey = StoreKeys.of(limit.algorithm(), limit.name(), clientKey);
+        String storeKey = keys.of(limit, clientKey);
         RateLimitStore store = store(limit);
         Reservation r;
         DegradedCause cause = null;
@@ -209,8 +225,12 @@ public final class RateLimiter {
      * in {@link #check}; a held denial answers only a charge under the limit's own policy and cost.
      *
      * @param maxWait how long the call may wait for token-bucket tokens; zero: not at all
+     * @throws dev.tollgate.ClientKeyTooLongException when a charge's client key is too long for a bucket,
+     *     before anything is spent
      */
     public Admission admit(List<Charge> charges, Duration maxWait) {
+        // A key too long for any bucket refuses the call before any limit is spent.
+        charges.forEach(c -> StoreKeys.checkLength(c.name(), c.clientKey()));
         List<Charged> charged = new ArrayList<>(charges.size());
         try {
             for (Charge c : charges) {
@@ -237,7 +257,7 @@ public final class RateLimiter {
             decide(limit.candidate(), c.clientKey());
         }
         long start = nanoTime.getAsLong();
-        String storeKey = StoreKeys.of(limit.algorithm(), limit.name(), c.clientKey());
+        String storeKey = keys.of(limit, c.clientKey());
         boolean own = c.plan() == null && c.cost() == limit.policy().cost();
         Decision held =
                 denials == null || !own ? null : denials.denial(storeKey).orElse(null);
@@ -292,8 +312,7 @@ public final class RateLimiter {
                 continue;
             }
             LimitSpec limit = c.charge().limit();
-            String storeKey =
-                    StoreKeys.of(limit.algorithm(), limit.name(), c.charge().clientKey());
+            String storeKey = keys.of(limit, c.charge().clientKey());
             RateLimitStore store = store(limit);
             boolean given;
             try {
@@ -308,6 +327,11 @@ public final class RateLimiter {
             }
             listener.onRefund(limit, given);
         }
+    }
+
+    /** How this limiter names its buckets' keys. */
+    public StoreKeys keys() {
+        return keys;
     }
 
     /** Forgets the denials held for {@code storeKey}, or for every key when it is null; nothing without a cache. */

@@ -163,7 +163,7 @@ class ConcurrencyLimiterTest {
 
     @Test
     void keysAreHashedAndHashTagged() {
-        String key = ConcurrencyLimiter.storeKey(spec(1, true), "10.0.0.1");
+        String key = limiter.storeKey(spec(1, true), "10.0.0.1");
         assertTrue(key.matches("tg:in:\\{reports:[A-Za-z0-9_-]{22}}"), key);
     }
 }

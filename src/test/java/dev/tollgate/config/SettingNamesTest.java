@@ -207,7 +207,11 @@ class SettingNamesTest {
                 "TOLLGATE_CONFIG_INTERVAL",
                 "2s",
                 "TOLLGATE_LOCK_HOLDER",
-                "report-worker-2");
+                "report-worker-2",
+                "TOLLGATE_REDIS_KEY_PREFIX",
+                "shop-prod:",
+                "TOLLGATE_LIMITS_DEMO_KEY_NORMALIZE",
+                "trim,case-fold");
         assertEquals(Optional.of(RedisUrl.parse("redis://u:pw@redis_cache:6380/1")), s.redisUrl());
         assertEquals(Duration.ofMillis(300), s.budget());
         assertEquals(4, s.poolSize());
@@ -232,7 +236,12 @@ class SettingNamesTest {
                 "TOLLGATE_CONFIG_FILE and _INTERVAL");
         assertEquals(7, s.limit("demo").orElseThrow().policy().refillTokens(), "the file's value outranks");
         assertEquals("report-worker-2", s.lockHolder(), "TOLLGATE_LOCK_HOLDER");
-        assertEquals(SettingsReader.GLOBAL.size(), 18, "a new setting needs a line here");
+        assertEquals("shop-prod:", s.keyPrefix().value(), "TOLLGATE_REDIS_KEY_PREFIX");
+        assertEquals(
+                "trim,case-fold",
+                s.limit("demo").orElseThrow().keyNormalization().configText(),
+                "TOLLGATE_LIMITS_DEMO_KEY_NORMALIZE, not demo_key's normalize");
+        assertEquals(SettingsReader.GLOBAL.size(), 19, "a new setting needs a line here");
     }
 
     @Test
@@ -252,7 +261,7 @@ class SettingNamesTest {
             value = {
                 "TOLLGATE_REDIS_TIMOUT|did you mean TOLLGATE_REDIS_TIMEOUT (tollgate.redis.timeout)?",
                 "TOLLGATE_FAILOPEN|did you mean TOLLGATE_FAIL_OPEN (tollgate.fail-open)?",
-                "TOLLGATE_LIMITS_DEMO_FAIL_OPN|a limit's variables are TOLLGATE_LIMITS_<NAME>_<SETTING>, the setting one of ALGORITHM, CAPACITY, COST, FAIL_OPEN, KEY, LOCAL_FALLBACK, MODE, PERSIST, PLANS, PLAN_RESOLVER, REFILL_PERIOD, REFILL_TOKENS",
+                "TOLLGATE_LIMITS_DEMO_FAIL_OPN|a limit's variables are TOLLGATE_LIMITS_<NAME>_<SETTING>, the setting one of ALGORITHM, CAPACITY, COST, FAIL_OPEN, KEY, KEY_NORMALIZE, LOCAL_FALLBACK, MODE, PERSIST, PLANS, PLAN_RESOLVER, REFILL_PERIOD, REFILL_TOKENS",
                 "TOLLGATE_LIMITS_CAPACITY|a limit's variables are",
                 "TOLLGATE_LOCKS_NIGHTLY_TIL|a lock's variables are TOLLGATE_LOCKS_<NAME>_TTL, _AT_LEAST and _KEEP_ALIVE",
                 "TOLLGATE_CONCURRENCY_REPORTS_MAX|a concurrency limit's variables are TOLLGATE_CONCURRENCY_<NAME>_<SETTING>",

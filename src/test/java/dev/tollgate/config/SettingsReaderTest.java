@@ -12,6 +12,7 @@ import dev.tollgate.core.Durations;
 import dev.tollgate.http.Cidr;
 import dev.tollgate.http.ClientHeader;
 import dev.tollgate.ratelimit.Algorithm;
+import dev.tollgate.ratelimit.KeyNormalization;
 import dev.tollgate.ratelimit.KeySpec;
 import dev.tollgate.ratelimit.LimitSpec;
 import java.time.Duration;
@@ -58,6 +59,49 @@ class SettingsReaderTest {
                         .contains("tollgate.lock-holder=two words (expected a holder's"
                                 + " name: 1-128 printable ASCII characters without spaces"),
                 error("tollgate.lock-holder", "two words"));
+    }
+
+    @Test
+    void theKeyPrefixIsNoneUnlessNamedAndABadOneFailsTheDeployment() {
+        assertEquals(dev.tollgate.redis.KeyPrefix.NONE, read().keyPrefix());
+        assertEquals(
+                "shop-prod:",
+                read("tollgate.redis.key-prefix", " shop-prod: ").keyPrefix().value());
+        for (String bad : new String[] {"{shop}:", "shop prod", "shop*", "x".repeat(65), "caf\u00e9:"}) {
+            String message = error("tollgate.redis.key-prefix", bad);
+            assertTrue(
+                    message.contains("tollgate.redis.key-prefix=" + bad + " (expected at most 64 letters, digits,"),
+                    message);
+        }
+    }
+
+    @Test
+    void aLimitNormalisesClientKeysByNfcAndTrimUnlessItSaysOtherwise() {
+        String p = "tollgate.limits.api.";
+        assertEquals(
+                KeyNormalization.DEFAULT,
+                read(p + "capacity", "5", p + "refill-tokens", "1")
+                        .limit("api")
+                        .orElseThrow()
+                        .keyNormalization());
+        assertEquals(
+                "nfc,trim,case-fold",
+                read(p + "capacity", "5", p + "refill-tokens", "1", p + "key-normalize", "case-fold, trim,nfc")
+                        .limit("api")
+                        .orElseThrow()
+                        .keyNormalization()
+                        .configText());
+        assertEquals(
+                KeyNormalization.NONE,
+                read(p + "capacity", "5", p + "refill-tokens", "1", p + "key-normalize", "none")
+                        .limit("api")
+                        .orElseThrow()
+                        .keyNormalization());
+        String message = error(p + "capacity", "5", p + "refill-tokens", "1", p + "key-normalize", "lowercase");
+        assertTrue(
+                message.contains("tollgate.limits.api.key-normalize=lowercase (expected none, or any of nfc, trim"
+                        + " and case-fold, comma-separated; no step 'lowercase')"),
+                message);
     }
 
     @Test

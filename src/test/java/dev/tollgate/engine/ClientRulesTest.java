@@ -147,7 +147,7 @@ class ClientRulesTest {
                     denied.retryAfter().compareTo(Duration.ofMillis(400)) <= 0,
                     "the quota never refills, but the override ends within 400 ms: " + denied);
             try (Jedis j = redis.admin()) {
-                long ttl = j.pttl(StoreKeys.of("api", guest));
+                long ttl = j.pttl(StoreKeys.DEFAULT.of("api", guest));
                 assertTrue(
                         ttl > 3_590_000, "the bucket outlives the override until full by the limit's refill: " + ttl);
             }
@@ -251,7 +251,7 @@ class ClientRulesTest {
         try (Tollgate t = server(true);
                 Jedis j = redis.admin()) {
             String both = client();
-            String key = StoreKeys.rules(StoreKeys.of("api", both));
+            String key = StoreKeys.rules(StoreKeys.DEFAULT.of("api", both));
             t.admin().block("api", both, Duration.ofMinutes(1));
             t.admin()
                     .override(

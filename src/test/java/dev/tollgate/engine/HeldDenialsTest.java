@@ -131,7 +131,8 @@ class HeldDenialsTest {
             flood(t, "bucket", 6);
             long before = System.nanoTime();
             Decision local = t.check("bucket", "flooder");
-            Decision fromRedis = direct.tryConsume(t.limit("bucket").policy(), StoreKeys.of("bucket", "flooder"));
+            Decision fromRedis =
+                    direct.tryConsume(t.limit("bucket").policy(), StoreKeys.DEFAULT.of("bucket", "flooder"));
             Duration between = Duration.ofNanos(System.nanoTime() - before);
             assertFalse(local.allowed());
             assertFalse(fromRedis.allowed());
@@ -147,7 +148,7 @@ class HeldDenialsTest {
         try (Tollgate t = tollgate("fixed-window", "1000")) {
             flood(t, "bucket", 7);
             assertEquals(1, held.get());
-            t.limiter().forgetDenials(StoreKeys.of("bucket", "flooder"));
+            t.limiter().forgetDenials(StoreKeys.DEFAULT.of("bucket", "flooder"));
             resetStatistics();
             assertFalse(t.check("bucket", "flooder").allowed());
             // Asked Redis once; the guard's background warm-up may add its probe script once.

@@ -64,7 +64,7 @@ class ShadowLimitsTest {
             assertEquals(3, told("api:allowed"));
             assertEquals(7, told("api:would_deny"));
             try (Jedis admin = redis.admin()) {
-                String key = StoreKeys.of("api", "10.0.0.1");
+                String key = StoreKeys.DEFAULT.of("api", "10.0.0.1");
                 assertEquals(0, StoredBucket.read(admin, key).wholeTokens(), "the bucket in Redis is spent");
             }
         }
@@ -111,8 +111,8 @@ class ShadowLimitsTest {
             assertEquals(2, told("api.shadow:allowed"));
             assertEquals(6, told("api.shadow:would_deny"));
             try (Jedis admin = redis.admin()) {
-                assertTrue(admin.exists(StoreKeys.of(Algorithm.TOKEN_BUCKET, "api.shadow", "user-1")));
-                assertTrue(admin.exists(StoreKeys.of("api", "user-1")));
+                assertTrue(admin.exists(StoreKeys.DEFAULT.of(Algorithm.TOKEN_BUCKET, "api.shadow", "user-1")));
+                assertTrue(admin.exists(StoreKeys.DEFAULT.of("api", "user-1")));
             }
         }
     }

@@ -56,7 +56,7 @@ class NotAnOutageTest {
         try (Tollgate tollgate = tollgate(redis.url(), limit);
                 LogCapture log = new LogCapture(RateLimiter.class)) {
             try (Jedis j = redis.admin()) {
-                j.rpush(StoreKeys.of(limit, "bad"), "someone else's list");
+                j.rpush(StoreKeys.DEFAULT.of(limit, "bad"), "someone else's list");
             }
             for (int round = 0; round < 4; round++) {
                 for (int i = 0; i < 5; i++) { // more than the breaker's 3 in a row

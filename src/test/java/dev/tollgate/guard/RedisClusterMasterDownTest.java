@@ -84,10 +84,10 @@ class RedisClusterMasterDownTest {
         for (int i = 0; i < 10; i++) {
             assertTrue(tollgate.check(limit, clients.get(DEAD)).degraded());
         }
-        assertTrue(guard.isOpen(StoreKeys.of(limit, clients.get(DEAD))), "the dead master's breaker opened");
+        assertTrue(guard.isOpen(StoreKeys.DEFAULT.of(limit, clients.get(DEAD))), "the dead master's breaker opened");
         for (int m = 0; m < 3; m++) {
             if (m != DEAD) {
-                assertFalse(guard.isOpen(StoreKeys.of(limit, clients.get(m))), "master " + m + " closed");
+                assertFalse(guard.isOpen(StoreKeys.DEFAULT.of(limit, clients.get(m))), "master " + m + " closed");
                 Decision d = tollgate.check(limit, clients.get(m));
                 assertFalse(d.degraded(), "a live master's key keeps its exact decision");
                 assertEquals(1000 - 2 - spent[m]++, d.remaining());
@@ -100,7 +100,7 @@ class RedisClusterMasterDownTest {
         List<String> clients = new ArrayList<>(List.of("", "", ""));
         while (clients.contains("")) {
             String client = UUID.randomUUID().toString();
-            int owner = cluster.ownerOf(StoreKeys.of(limit, client));
+            int owner = cluster.ownerOf(StoreKeys.DEFAULT.of(limit, client));
             if (clients.get(owner).isEmpty()) {
                 clients.set(owner, client);
             }

@@ -358,7 +358,7 @@ class RedisOutageTest {
 
     private static long tokensLeft(String limit) {
         try (Jedis j = redis.admin()) {
-            return StoredBucket.read(j, StoreKeys.of(limit, "k")).wholeTokens();
+            return StoredBucket.read(j, StoreKeys.DEFAULT.of(limit, "k")).wholeTokens();
         }
     }
 

@@ -216,7 +216,7 @@ public abstract class AllOrNothingContract {
         assertEquals(200, leftAfterOneMore("big", key));
         assertEquals(
                 0, tollgate().limiter().check(tollgate().limit("small"), key).remaining());
-        String stored = storedTokens(StoreKeys.of("big", key));
+        String stored = storedTokens(StoreKeys.DEFAULT.of("big", key));
         if (stored != null) {
             assertEquals(199.0, Double.parseDouble(stored), "big as Redis holds it (one more spent by the read)");
         }

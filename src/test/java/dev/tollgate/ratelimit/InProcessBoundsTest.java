@@ -19,7 +19,7 @@ class InProcessBoundsTest {
 
     /** A store key as the limiter makes it: hashed, so keys land anywhere in the table. */
     private static String key(String client) {
-        return StoreKeys.of("bounds", client);
+        return StoreKeys.DEFAULT.of("bounds", client);
     }
 
     /** Quotas that never refill were never swept: a flood of fresh keys grew the map without end. */

@@ -41,7 +41,7 @@ class InProcessMemoryTest {
         RateLimitStore store = create.apply(KEYS);
         long before = usedAfterGc();
         for (int i = 0; i < KEYS; i++) {
-            String key = StoreKeys.of("api", "client-" + i);
+            String key = StoreKeys.DEFAULT.of("api", "client-" + i);
             for (int c = 0; c < calls; c++) {
                 store.tryConsume(p, key);
             }

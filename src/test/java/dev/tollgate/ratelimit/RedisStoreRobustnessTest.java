@@ -127,7 +127,7 @@ class RedisStoreRobustnessTest {
     @CsvSource({"-3,now", "nan,now", "inf,now", "-inf,now", "1e400,now", "abc,now", "0,abc", "0,-5", "0,decade"})
     void tokenBucketStateItDidNotWriteDecidesWithinTheSettings(String tokens, String ts) {
         LimitPolicy p = LimitPolicy.of("robust", 3, 1, Duration.ofSeconds(1));
-        String key = StoreKeys.of("robust", UUID.randomUUID().toString());
+        String key = StoreKeys.DEFAULT.of("robust", UUID.randomUUID().toString());
         long now = redis.timeMicros();
         String stamp =
                 switch (ts) {

@@ -110,7 +110,7 @@ class RedisTokenBucketStoreTest extends TokenBucketStoreContract {
     @Test
     void freshBucketDropsTheFieldsItDidNotWrite() {
         LimitPolicy p = new LimitPolicy("redis", 5, 1, Duration.ofMinutes(1), 1);
-        String key = StoreKeys.of("redis", java.util.UUID.randomUUID().toString());
+        String key = StoreKeys.DEFAULT.of("redis", java.util.UUID.randomUUID().toString());
         try (Jedis j = redis.admin()) {
             j.hset(StoreKeys.earlier(key), Map.of("tokens", "0", "ts", Long.toString(redis.timeMicros())));
             Decision d = store.tryConsume(p, key);

@@ -50,7 +50,7 @@ class RedisTokenBucketValueTest {
 
     /** A store key as a limit's bucket has it, so that its earlier Tollgate's key is read too. */
     private static String bucketKey() {
-        return StoreKeys.of("value", UUID.randomUUID().toString());
+        return StoreKeys.DEFAULT.of("value", UUID.randomUUID().toString());
     }
 
     /**

@@ -29,7 +29,7 @@ public abstract class StoreContract {
     }
 
     protected static String freshKey() {
-        return StoreKeys.of("contract", UUID.randomUUID().toString());
+        return StoreKeys.DEFAULT.of("contract", UUID.randomUUID().toString());
     }
 
     /** Fires {@code checks} decisions with at most {@code inFlight} outstanding; returns how many passed. */

@@ -83,7 +83,7 @@ class WindowMemoryUsageTest {
     /** Bytes of a token bucket of {@code capacity} after one call of cost 1 (refilling 1 per hour). */
     private static long bucketBytes(long capacity) {
         LimitPolicy p = new LimitPolicy("api", capacity, 1, Duration.ofHours(1), 1);
-        String key = StoreKeys.of("api", "bucket-" + capacity + "-" + System.nanoTime());
+        String key = StoreKeys.DEFAULT.of("api", "bucket-" + capacity + "-" + System.nanoTime());
         try (RateLimitStore store = RedisRateLimitStore.connect(
                         Algorithm.TOKEN_BUCKET, RedisSettings.of(redis.url(), Timeouts.GENEROUS, 1));
                 Jedis j = redis.admin()) {
@@ -120,7 +120,7 @@ class WindowMemoryUsageTest {
 
     /** Bytes of one key after {@code calls} admitted calls through a store built by {@code connect}. */
     private static long bytesAfter(Function<RedisSettings, RateLimitStore> connect, int calls) {
-        String key = StoreKeys.of("api", "client-" + calls + "-" + System.nanoTime());
+        String key = StoreKeys.DEFAULT.of("api", "client-" + calls + "-" + System.nanoTime());
         try (RateLimitStore store = connect.apply(RedisSettings.of(redis.url(), Timeouts.GENEROUS, 1));
                 Jedis j = redis.admin()) {
             for (int i = 0; i < calls; i++) {

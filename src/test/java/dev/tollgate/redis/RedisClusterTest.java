@@ -52,7 +52,7 @@ class RedisClusterTest {
     static List<String> keyOnEveryMaster(String limit) {
         List<String> keys = new ArrayList<>(List.of("", "", ""));
         while (keys.contains("")) {
-            String key = StoreKeys.of(limit, UUID.randomUUID().toString());
+            String key = StoreKeys.DEFAULT.of(limit, UUID.randomUUID().toString());
             int owner = cluster.ownerOf(key);
             if (keys.get(owner).isEmpty()) {
                 keys.set(owner, key);

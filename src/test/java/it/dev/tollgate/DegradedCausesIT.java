@@ -82,7 +82,7 @@ class DegradedCausesIT {
     @Order(1)
     void aKeyOfTheWrongTypeDegradesItsOwnCallsOnly() throws Exception {
         try (Jedis j = redis.admin()) {
-            j.rpush(StoreKeys.of("demo-user", "mallory"), "written by someone else");
+            j.rpush(StoreKeys.DEFAULT.of("demo-user", "mallory"), "written by someone else");
         }
         for (int i = 0; i < 5; i++) {
             assertEquals(200, server.get("/demo/user/mallory").statusCode(), "fail-open, call " + i);

@@ -14,8 +14,10 @@ import org.junit.jupiter.api.Test;
  * A Liberty server without {@code tollgate.redis.url} (limits in process) and the key modes a user
  * configures, each met through HTTP: {@code principal} (the signed-in user, {@code anonymous} for everyone
  * unauthenticated),
- * {@code global}, {@code header:<Name>} with the 512-character cut, and {@code tollgate.http.limits}
- * beside an annotation. Each limit's bucket says whose it is by its {@code RateLimit} remaining count.
+ * {@code global}, {@code header:<Name>} hashed whole, a {@code @RateKey} taken from the path, each key
+ * normalised as its limit says ({@code key-normalize}) and refused when absurdly long (431 for a header,
+ * 400 for a path), and {@code tollgate.http.limits} beside an annotation. Each limit's bucket says whose
+ * it is by its {@code RateLimit} remaining count.
  */
 class InProcessKeysIT {
 
@@ -43,6 +45,16 @@ class InProcessKeysIT {
                         "-Dtollgate.limits.demo-both.refill-tokens=0",
                         "-Dtollgate.limits.demo-both.persist=true",
                         "-Dtollgate.limits.demo-both.key=header:X-Api-Key",
+                        "-Dtollgate.limits.demo-shadow.mode=enforce",
+                        "-Dtollgate.limits.demo-shadow.capacity=2",
+                        "-Dtollgate.limits.demo-shadow.refill-tokens=0",
+                        "-Dtollgate.limits.demo-shadow.persist=true",
+                        "-Dtollgate.limits.demo-shadow.key=header:X-Api-Key",
+                        "-Dtollgate.limits.demo-shadow.key-normalize=nfc,trim,case-fold",
+                        "-Dtollgate.limits.demo-user.capacity=1",
+                        "-Dtollgate.limits.demo-user.refill-tokens=0",
+                        "-Dtollgate.limits.demo-user.persist=true",
+                        "-Dtollgate.limits.demo-user.key-normalize=nfc,trim,case-fold",
                         "-Dtollgate.limits.demo-ejb.capacity=100",
                         "-Dtollgate.limits.demo-ejb.refill-tokens=0",
                         "-Dtollgate.limits.demo-ejb.persist=true"),
@@ -151,16 +163,59 @@ class InProcessKeysIT {
     }
 
     @Test
-    void aHeaderKeyIsCutAt512Characters() throws Exception {
+    void aHeaderKeyIsHashedWholeNotCut() throws Exception {
         String long512 = "k".repeat(512);
         assertEquals(
-                List.of(200, 200, 429, 200),
+                List.of(200, 200, 200, 200, 429),
                 List.of(
-                        status("/demo/both", "X-Api-Key", long512 + "-first-tail"),
-                        status("/demo/both", "X-Api-Key", long512 + "-another-tail"),
+                        status("/demo/both", "X-Api-Key", long512 + "-first-tail" + "t".repeat(77)),
+                        status("/demo/both", "X-Api-Key", long512 + "-another-tail" + "t".repeat(75)),
                         status("/demo/both", "X-Api-Key", long512),
-                        status("/demo/both", "X-Api-Key", "k".repeat(511))),
-                "the first 512 characters are the client's key; 511 of them are another");
+                        status("/demo/both", "X-Api-Key", long512 + "-first-tail" + "t".repeat(77)),
+                        status("/demo/both", "X-Api-Key", long512 + "-first-tail" + "t".repeat(77))),
+                "600-character keys alike in their first 512 are two clients (capacity 2 each)");
+    }
+
+    @Test
+    void aHeaderKeyIsOneClientWhateverItsCaseOnlyWhereTheLimitFoldsCase() throws Exception {
+        assertEquals(
+                List.of(200, 200, 429),
+                List.of(
+                        status("/demo/shadow", "X-Api-Key", "carol"),
+                        status("/demo/shadow", "X-Api-Key", "Carol"),
+                        status("/demo/shadow", "X-Api-Key", "CAROL")),
+                "key-normalize=nfc,trim,case-fold: one bucket of 2");
+        assertEquals(
+                List.of(200, 200, 200),
+                List.of(
+                        status("/demo/both", "X-Api-Key", "dave"),
+                        status("/demo/both", "X-Api-Key", "Dave"),
+                        status("/demo/both", "X-Api-Key", "DAVE")),
+                "the default keeps case: three buckets of 2, where one would have denied the third");
+    }
+
+    @Test
+    void aPathKeyIsTrimmedAndFoldedWhereTheLimitSaysSo() throws Exception {
+        assertEquals(
+                List.of(200, 429, 429),
+                List.of(status("/demo/user/Erin"), status("/demo/user/erin"), status("/demo/user/%20ERIN%20")),
+                "a @RateKey from the path, key-normalize=nfc,trim,case-fold: one bucket of 1");
+    }
+
+    @Test
+    void aKeyOverTheCapIs431FromAHeaderAnd400FromAPathAndSpendsNothing() throws Exception {
+        String absurd = "k".repeat(8193);
+        HttpResponse<String> header = server.get("/demo/both", "X-Api-Key", absurd);
+        assertEquals(431, header.statusCode(), header.body());
+        assertTrue(header.body().contains("8193 characters; at most 8192"), header.body());
+        assertTrue(!header.body().contains("kkkk"), "the key is never echoed: " + header.body());
+        HttpResponse<String> path = server.get("/demo/user/" + absurd);
+        assertEquals(400, path.statusCode(), path.body());
+        assertTrue(path.body().contains("limit 'demo-user'"), path.body());
+        assertEquals(
+                200,
+                status("/demo/both", "X-Api-Key", "k".repeat(8192)),
+                "a key of the cap's length is a client like any other");
     }
 
     @Test

@@ -59,10 +59,11 @@ public class TrafficIT {
         try (Jedis j = redis.admin()) {
             assertEquals(
                     200,
-                    StoredBucket.read(j, StoreKeys.of("demo-multi-day", client)).wholeTokens());
+                    StoredBucket.read(j, StoreKeys.DEFAULT.of("demo-multi-day", client))
+                            .wholeTokens());
             assertEquals(
                     0,
-                    StoredBucket.read(j, StoreKeys.of("demo-multi-burst", client))
+                    StoredBucket.read(j, StoreKeys.DEFAULT.of("demo-multi-burst", client))
                             .wholeTokens());
         }
         for (Reply r : replies) {

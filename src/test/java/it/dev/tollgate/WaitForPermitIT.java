@@ -74,7 +74,7 @@ public class WaitForPermitIT {
     @Test
     void aCallThatWouldWaitPastMaxWaitIsRefusedAtOnce() throws Exception {
         LimitPolicy partner = new LimitPolicy("demo-partner", 1, 2, Duration.ofSeconds(1), 1);
-        String key = StoreKeys.of("demo-partner", "*");
+        String key = StoreKeys.DEFAULT.of("demo-partner", "*");
         try (RedisLink link = RedisClients.create(RedisSettings.of(redis.url(), Duration.ofSeconds(2), 2))) {
             RedisRateLimitStore store = RedisRateLimitStore.using(Algorithm.TOKEN_BUCKET, link);
             for (int i = 0; i < 8; i++) {

@@ -101,7 +101,7 @@ public final class Checks implements AutoCloseable {
 
     /** A store key of the guarded check's shape ({@code tg:tk:{bench:<22 characters>}}) for the raw EVALSHA. */
     static String storeKey(String id) {
-        return StoreKeys.of(Guarded.LIMIT, "raw:" + id);
+        return StoreKeys.DEFAULT.of(Guarded.LIMIT, "raw:" + id);
     }
 
     /** Keys for Tollgate, Bucket4j and the naive check, disjoint, of the form Tollgate uses. */

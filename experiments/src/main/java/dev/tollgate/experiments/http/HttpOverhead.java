@@ -211,7 +211,7 @@ public final class HttpOverhead {
     private static final class RawEvalsha implements AutoCloseable {
         private static final LuaScript SCRIPT = RedisRateLimitStore.script(Algorithm.TOKEN_BUCKET);
         private static final List<String> KEYS =
-                RedisRateLimitStore.keys(StoreKeys.of(Algorithm.TOKEN_BUCKET, "http-raw", "driver"));
+                RedisRateLimitStore.keys(StoreKeys.DEFAULT.of(Algorithm.TOKEN_BUCKET, "http-raw", "driver"));
         private static final List<String> ARGS = List.of("999999999", "999999999", "1000000", "1");
         private final Jedis jedis;
 
