@@ -6,6 +6,7 @@ import dev.tollgate.config.PropertySource;
 import dev.tollgate.config.SettingsReader;
 import dev.tollgate.config.TollgateSettings;
 import dev.tollgate.core.Scheduler;
+import dev.tollgate.ratelimit.KeySpec;
 import dev.tollgate.ratelimit.LimitSpec;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -153,12 +154,23 @@ final class LimitsReloader implements AutoCloseable {
                 + (l.algorithm() == dev.tollgate.ratelimit.Algorithm.TOKEN_BUCKET
                         ? " refill-tokens=" + p.refillTokens()
                         : "")
-                + " refill-period=" + p.refillPeriod() + " cost=" + p.cost() + " mode="
+                + " refill-period=" + p.refillPeriod() + " cost=" + p.cost() + " key=" + key(l.key()) + " mode="
                 + l.mode().name().toLowerCase(java.util.Locale.ROOT) + " fail-open=" + l.failOpen()
                 + (l.localFallback() != null ? " local-fallback" : "")
                 + (l.candidate() != null
                         ? " candidate capacity=" + l.candidate().policy().capacity()
                         : "") + ")";
+    }
+
+    /** A key as its setting writes it. */
+    private static String key(KeySpec k) {
+        if (k instanceof KeySpec.Header h) {
+            return "header:" + h.name();
+        }
+        if (k instanceof KeySpec.Bean b) {
+            return b.name();
+        }
+        return k instanceof KeySpec.Ip ? "ip" : k instanceof KeySpec.Principal ? "principal" : "global";
     }
 
     @Override

@@ -245,6 +245,8 @@ class LimitsReloadTest {
             Files.writeString(file, "tollgate.limits.api.capacity=5\ntollgate.limits.api.key=tenantKeys\n");
             settle(t);
             assertEquals(new KeySpec.Bean("tenantKeys"), t.limit("api").key(), "a bean that exists");
+            assertTrue(log.contains("key=ip mode=enforce fail-open=true) -> (token-bucket capacity=5"), log.text());
+            assertTrue(log.contains("key=tenantKeys mode="), log.text());
         }
     }
 
