@@ -45,7 +45,7 @@ final class LimitsReloader implements AutoCloseable {
 
     /** What the last look read. */
     private LimitsFile.Snapshot previous;
-    /** The version last checked: in force, or refused. */
+    /** The version last checked: in force, or refused; null until the first look checks one. */
     private LimitsFile.Snapshot decided;
     /** Whether the version in force holds a limit's setting (an emptied file is refused then). */
     private boolean inForceHasLimits;
@@ -64,9 +64,11 @@ final class LimitsReloader implements AutoCloseable {
         this.current = current;
         this.swap = swap;
         this.interval = settings.reload().interval();
-        this.decided = LimitsFile.snapshot(file);
-        this.previous = decided;
-        this.inForceHasLimits = decided.hasLimits();
+        // The deployment read the file on its own: the first look checks what it reads against the
+        // settings in force (quietly when they agree), so a change made in between is not taken as seen.
+        this.previous = LimitsFile.snapshot(file);
+        this.decided = null;
+        this.inForceHasLimits = previous.hasLimits();
         this.scheduler = Scheduler.daemon("tollgate-reload", 1);
         scheduler.every(interval, this::look);
     }

@@ -100,6 +100,23 @@ class LimitsReloadTest {
     }
 
     @Test
+    void aChangeMadeBetweenTheDeploymentsReadAndTheReloadersStartIsApplied() throws Exception {
+        Path file = dir.resolve("limits.properties");
+        Files.writeString(file, "tollgate.limits.api.capacity=3\n");
+        PropertySource source = source(file);
+        var deployed = SettingsReader.read(source);
+        Files.writeString(file, "tollgate.limits.api.capacity=4\n");
+        try (Tollgate t = Tollgate.builder(deployed).reloadFrom(source).build();
+                Log log = new Log()) {
+            assertEquals(3, t.limit("api").policy().capacity());
+            t.reloader().look();
+            assertEquals(4, t.limit("api").policy().capacity(), "not taken for the version in force");
+            t.reloader().look();
+            assertEquals(1, log.count("limits reloaded"), log.text());
+        }
+    }
+
+    @Test
     void anEmptiedFileIsRefusedAndTheLimitsInForceStay() throws Exception {
         Path file = dir.resolve("limits.properties");
         Files.writeString(file, "tollgate.limits.api.capacity=3\n");
