@@ -22,11 +22,14 @@ import org.eclipse.microprofile.config.ConfigProvider;
  * Validates Tollgate's configuration while the application deploys ({@link DeploymentCheck}): the
  * settings, the {@link RateLimited}, {@link ConcurrencyLimited} and {@link OncePerCluster} annotations of every bean, and the
  * {@code KeyResolver} beans the settings name. Every problem fails the deployment in one message naming
- * each property or annotated method.
+ * each property or annotated method. A reload of {@code tollgate.config.file} is checked by the same code
+ * against the same beans ({@link #checkedBeans}).
  */
 public class TollgateExtension implements Extension {
 
     private final Set<Class<?>> annotated = new LinkedHashSet<>();
+
+    private volatile DeploymentCheck.Beans checked;
 
     void collect(
             @Observes @WithAnnotations({RateLimited.class, ConcurrencyLimited.class, OncePerCluster.class})
@@ -38,11 +41,20 @@ public class TollgateExtension implements Extension {
     }
 
     void validate(@Observes AfterDeploymentValidation event, BeanManager beans) {
-        List<String> problems = DeploymentCheck.problems(
-                new MicroProfilePropertySource(ConfigProvider.getConfig()), annotated, name -> !beans.getBeans(name)
-                        .isEmpty());
+        checked = new DeploymentCheck.Beans(
+                annotated, name -> !beans.getBeans(name).isEmpty());
+        List<String> problems =
+                DeploymentCheck.problems(new MicroProfilePropertySource(ConfigProvider.getConfig()), checked);
         if (!problems.isEmpty()) {
             event.addDeploymentProblem(TollgateConfigException.of(problems));
         }
+    }
+
+    /** The beans the deployment was checked against: a reload of the limits is checked against them too. */
+    public DeploymentCheck.Beans checkedBeans() {
+        if (checked == null) {
+            throw new IllegalStateException("the deployment has not been validated yet");
+        }
+        return checked;
     }
 }

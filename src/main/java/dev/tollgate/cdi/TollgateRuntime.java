@@ -33,6 +33,9 @@ public class TollgateRuntime {
     @Inject
     ConcurrencyMetrics concurrencyMetrics;
 
+    @Inject
+    TollgateExtension extension;
+
     /** Written once, fully built: every check reads it without a lock. */
     private volatile Tollgate tollgate;
 
@@ -51,7 +54,7 @@ public class TollgateRuntime {
             MicroProfilePropertySource source = new MicroProfilePropertySource(ConfigProvider.getConfig());
             TollgateSettings settings = SettingsReader.read(source);
             Tollgate built = Tollgate.builder(settings)
-                    .reloadFrom(source)
+                    .reloadFrom(source, extension.checkedBeans())
                     .breaker(() -> new MicroProfileBreaker(faultTolerance))
                     .listener(metrics)
                     .lockLost(lockLost)

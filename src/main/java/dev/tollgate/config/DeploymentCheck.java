@@ -5,11 +5,15 @@ import dev.tollgate.TollgateConfigException;
 import dev.tollgate.ratelimit.Algorithm;
 import dev.tollgate.ratelimit.KeySpec;
 import dev.tollgate.ratelimit.LimitSpec;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
 import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
+import java.util.function.Function;
 import java.util.function.Predicate;
 import java.util.stream.Stream;
 
@@ -24,6 +28,44 @@ public final class DeploymentCheck {
     private DeploymentCheck() {}
 
     /**
+     * What the deployment knows of its beans, kept for every later check (a reload is checked as the
+     * deployment was).
+     *
+     * @param annotated the classes that carry {@code @RateLimited}, {@code @ConcurrencyLimited} or {@code
+     *     @OncePerCluster}
+     * @param named whether a bean of that name exists, for {@code key=<bean name>} and {@code plan-resolver}
+     */
+    public record Beans(Collection<Class<?>> annotated, Predicate<String> named) {
+
+        public Beans {
+            annotated = List.copyOf(annotated);
+            Objects.requireNonNull(named, "named");
+        }
+
+        /**
+         * Plain Java: no annotated class, and any bean name accepted, since a call there names its client
+         * key itself and a {@code key} setting names nothing to look up.
+         */
+        public static Beans plainJava() {
+            return new Beans(List.of(), name -> true);
+        }
+    }
+
+    /**
+     * What a check found.
+     *
+     * @param settings present when there is no problem
+     * @param problems one line per problem, naming the property or the annotated method and the value
+     */
+    public record Outcome(Optional<TollgateSettings> settings, List<String> problems) {
+
+        public Outcome {
+            problems = List.copyOf(problems);
+            settings = problems.isEmpty() ? settings : Optional.empty();
+        }
+    }
+
+    /**
      * Every problem, one line each, naming the property or the annotated method and the value; empty
      * when there is none.
      *
@@ -33,7 +75,27 @@ public final class DeploymentCheck {
      */
     public static List<String> problems(
             PropertySource properties, Collection<Class<?>> beanClasses, Predicate<String> beanNamed) {
-        SettingsReader.Reading settings = SettingsReader.check(properties);
+        return problems(properties, new Beans(beanClasses, beanNamed));
+    }
+
+    /** The deployment's check: every problem of {@code properties} and {@code beans}, empty when none. */
+    public static List<String> problems(PropertySource properties, Beans beans) {
+        return check(properties, LimitsFile::read, beans).problems();
+    }
+
+    /**
+     * A reload's check, which is the deployment's: {@code properties} with {@code file} (one version of
+     * {@code tollgate.config.file}, read once) in place of the file, checked against the deployment's beans.
+     */
+    public static Outcome reload(PropertySource properties, LimitsFile.Snapshot file, Beans beans) {
+        return check(properties, path -> LimitsFile.parse(path, file), beans);
+    }
+
+    /** The one check, for a deployment and a reload alike. */
+    private static Outcome check(PropertySource properties, Function<Path, LimitsFile.Read> file, Beans beans) {
+        Collection<Class<?>> beanClasses = beans.annotated();
+        Predicate<String> beanNamed = beans.named();
+        SettingsReader.Reading settings = SettingsReader.check(properties, file);
         List<String> problems = new ArrayList<>(settings.problems());
         for (Class<?> type : beanClasses) {
             RateLimitPlans.usages(type)
@@ -87,7 +149,7 @@ public final class DeploymentCheck {
                 }
             }
         }
-        return problems;
+        return new Outcome(settings.settings(), problems);
     }
 
     /** What is wrong with a method's {@code maxWait}: not a duration, a limit that cannot owe, a request thread. */

@@ -138,8 +138,13 @@ public final class SettingsReader {
      * tollgate.config.file}, when set, outrank every other source.
      */
     public static Reading check(PropertySource source) {
+        return check(source, LimitsFile::read);
+    }
+
+    /** As {@link #check(PropertySource)}, with the limits file as {@code file} reads it (a reload's version). */
+    static Reading check(PropertySource source, Function<java.nio.file.Path, LimitsFile.Read> file) {
         SettingsReader reader = new SettingsReader(source);
-        reader.overlayLimitsFile();
+        reader.overlayLimitsFile(file);
         TollgateSettings settings = reader.readAll();
         return new Reading(
                 reader.errors.isEmpty() ? Optional.of(settings) : Optional.empty(),
@@ -152,7 +157,7 @@ public final class SettingsReader {
     private ReloadSettings reload = ReloadSettings.none();
 
     /** Puts the limits file's settings over every other source (the name and interval from the others). */
-    private void overlayLimitsFile() {
+    private void overlayLimitsFile(Function<java.nio.file.Path, LimitsFile.Read> files) {
         java.time.Duration interval =
                 value(CONFIG_INTERVAL, ReloadSettings.DEFAULT_INTERVAL, Durations::parse, INTERVAL_RULE);
         if (interval.compareTo(java.time.Duration.ofMillis(100)) < 0
@@ -166,7 +171,7 @@ public final class SettingsReader {
             return;
         }
         java.nio.file.Path path = java.nio.file.Path.of(file.get());
-        LimitsFile.Read read = LimitsFile.read(path);
+        LimitsFile.Read read = files.apply(path);
         errors.addAll(read.problems());
         source = LimitsFile.over(source, read.values());
         reload = new ReloadSettings(Optional.of(path), interval);

@@ -1,15 +1,16 @@
 package dev.tollgate.engine;
 
+import dev.tollgate.config.DeploymentCheck;
+import dev.tollgate.config.LimitsFile;
 import dev.tollgate.config.PropertySource;
 import dev.tollgate.config.SettingsReader;
 import dev.tollgate.config.TollgateSettings;
 import dev.tollgate.core.Scheduler;
+import dev.tollgate.ratelimit.KeySpec;
 import dev.tollgate.ratelimit.LimitSpec;
-import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -19,56 +20,101 @@ import java.util.function.Supplier;
 import java.util.logging.Logger;
 
 /**
- * Looks at {@code tollgate.config.file} every {@code tollgate.config.interval} and, when its content
- * changed, reads the settings again with the validator of the deployment: limits that are valid and
- * change nothing but limits are swapped in at once and logged as a diff; anything else keeps the limits in
- * force and logs one SEVERE line naming each problem. A limit can be added or changed, not removed (an
- * annotation or {@code tollgate.http.limits} may name it: removing one needs a redeploy).
+ * Looks at {@code tollgate.config.file} every {@code tollgate.config.interval}. A new version is checked
+ * only once two looks in a row (one interval apart) read the same bytes, each read whole with the file's
+ * size, time and identity unchanged across it: a file still being written is not a version. Each new
+ * version is checked by the deployment's own check ({@link DeploymentCheck#reload}: settings, beans,
+ * keys, locks), then for what a reload cannot do (remove a limit, change a setting that is not a limit's,
+ * empty a file that held limits). One that passes is swapped in at once and logged as a diff; one that
+ * fails keeps the limits in force and logs one SEVERE line naming each problem, once per version.
  */
 final class LimitsReloader implements AutoCloseable {
 
     private static final Logger LOG = Logger.getLogger(LimitsReloader.class.getName());
 
+    /** Looks in a row that found the file changed again before it is called still changing (once). */
+    static final int STILL_CHANGING_LOOKS = 10;
+
     private final Path file;
     private final PropertySource source;
+    private final DeploymentCheck.Beans beans;
     private final Supplier<TollgateSettings> current;
     private final Consumer<TollgateSettings> swap;
+    private final Duration interval;
     private final Scheduler scheduler;
-    private byte[] seen;
+
+    /** What the last look read. */
+    private LimitsFile.Snapshot previous;
+    /** The version last checked: in force, or refused; null until the first look checks one. */
+    private LimitsFile.Snapshot decided;
+    /** Whether the version in force holds a limit's setting (an emptied file is refused then). */
+    private boolean inForceHasLimits;
+    /** Looks in a row that found the file changed again. */
+    private int unsettled;
 
     LimitsReloader(
             TollgateSettings settings,
             PropertySource source,
+            DeploymentCheck.Beans beans,
             Supplier<TollgateSettings> current,
             Consumer<TollgateSettings> swap) {
         this.file = settings.reload().file().orElseThrow();
         this.source = source;
+        this.beans = beans;
         this.current = current;
         this.swap = swap;
-        this.seen = content();
+        this.interval = settings.reload().interval();
+        // The deployment read the file on its own: the first look checks what it reads against the
+        // settings in force (quietly when they agree), so a change made in between is not taken as seen.
+        this.previous = LimitsFile.snapshot(file);
+        this.decided = null;
+        this.inForceHasLimits = previous.hasLimits();
         this.scheduler = Scheduler.daemon("tollgate-reload", 1);
-        scheduler.every(settings.reload().interval(), this::look);
+        scheduler.every(interval, this::look);
     }
 
-    /** Reads the file again if it changed; what {@link Scheduler} runs every interval. */
+    /** Reads the file, and checks a new version once it stayed the same; what {@link Scheduler} runs. */
     synchronized void look() {
-        byte[] now = content();
-        if (Arrays.equals(now, seen)) {
+        LimitsFile.Snapshot now = LimitsFile.snapshot(file);
+        if (now.same(decided)) {
+            previous = now;
+            unsettled = 0;
             return;
         }
-        seen = now;
-        SettingsReader.Reading r = SettingsReader.check(source);
-        List<String> problems = new ArrayList<>(r.problems());
+        if (!now.same(previous)) {
+            previous = now;
+            if (++unsettled == STILL_CHANGING_LOOKS) {
+                LOG.severe(() -> "Tollgate: " + file + " changed at each of " + STILL_CHANGING_LOOKS
+                        + " looks, every " + interval.toMillis() + " ms: the limits in force stay until it stays"
+                        + " the same for one interval (write the new version beside it and rename it over the"
+                        + " file)");
+            }
+            return;
+        }
+        unsettled = 0;
+        decided = now;
+        check(now);
+    }
+
+    private void check(LimitsFile.Snapshot version) {
+        DeploymentCheck.Outcome checked = DeploymentCheck.reload(source, version, beans);
+        List<String> problems = new ArrayList<>(checked.problems());
         TollgateSettings before = current.get();
         if (problems.isEmpty()) {
-            problems.addAll(refused(before, r.settings().orElseThrow()));
+            if (inForceHasLimits && !version.hasLimits()) {
+                problems.add(SettingsReader.CONFIG_FILE + "=" + file + " (holds no tollgate.limits.* setting, where"
+                        + " the version in force held some: an emptied file is taken for a failed write; to go"
+                        + " back to the other sources' limits, redeploy)");
+            }
+            problems.addAll(refused(before, checked.settings().orElseThrow()));
         }
         if (!problems.isEmpty()) {
             LOG.severe(() -> "Tollgate: " + file + " changed, but the limits in force stay, since:\n  "
                     + String.join("\n  ", problems));
             return;
         }
-        TollgateSettings next = r.settings().orElseThrow();
+        inForceHasLimits = version.hasLimits();
+        TollgateSettings next = checked.settings().orElseThrow();
         List<String> diff = diff(before.limits(), next.limits());
         if (!before.plans().equals(next.plans())) {
             diff.add("plans " + before.plans().keySet() + " -> " + next.plans().keySet());
@@ -110,7 +156,7 @@ final class LimitsReloader implements AutoCloseable {
                 + (l.algorithm() == dev.tollgate.ratelimit.Algorithm.TOKEN_BUCKET
                         ? " refill-tokens=" + p.refillTokens()
                         : "")
-                + " refill-period=" + p.refillPeriod() + " cost=" + p.cost() + " mode="
+                + " refill-period=" + p.refillPeriod() + " cost=" + p.cost() + " key=" + key(l.key()) + " mode="
                 + l.mode().name().toLowerCase(java.util.Locale.ROOT) + " fail-open=" + l.failOpen()
                 + (l.localFallback() != null ? " local-fallback" : "")
                 + (l.candidate() != null
@@ -118,12 +164,15 @@ final class LimitsReloader implements AutoCloseable {
                         : "") + ")";
     }
 
-    private byte[] content() {
-        try {
-            return Files.readAllBytes(file);
-        } catch (IOException e) {
-            return new byte[0];
+    /** A key as its setting writes it. */
+    private static String key(KeySpec k) {
+        if (k instanceof KeySpec.Header h) {
+            return "header:" + h.name();
         }
+        if (k instanceof KeySpec.Bean b) {
+            return b.name();
+        }
+        return k instanceof KeySpec.Ip ? "ip" : k instanceof KeySpec.Principal ? "principal" : "global";
     }
 
     @Override

@@ -11,6 +11,7 @@ import dev.tollgate.TollgateConfigException;
 import dev.tollgate.concurrency.ConcurrencyLimiter;
 import dev.tollgate.concurrency.ConcurrencyListener;
 import dev.tollgate.concurrency.ConcurrencySpec;
+import dev.tollgate.config.DeploymentCheck;
 import dev.tollgate.config.TollgateSettings;
 import dev.tollgate.core.MicrosClock;
 import dev.tollgate.core.Sleeper;
@@ -115,7 +116,7 @@ public final class Tollgate implements RateLimits, ConcurrencyLimits, AutoClosea
         this.sleeper = b.sleeper;
         this.operations = new Operations(this::limit, backend.stores(), backend.guard(), limiter, backend.redis());
         this.reloader = settings.reload().file().isPresent() && b.reloadFrom != null
-                ? new LimitsReloader(settings, b.reloadFrom, () -> this.settings, this::swapLimits)
+                ? new LimitsReloader(settings, b.reloadFrom, b.reloadBeans, () -> this.settings, this::swapLimits)
                 : null;
         this.concurrency =
                 new ConcurrencyLimiter(backend.concurrency(), backend.guard(), b.concurrencyListener, limiter.keys());
@@ -142,6 +143,7 @@ public final class Tollgate implements RateLimits, ConcurrencyLimits, AutoClosea
         private LongSupplier nanoTime = System::nanoTime;
         private Sleeper sleeper = Sleeper.SYSTEM;
         private dev.tollgate.config.PropertySource reloadFrom;
+        private DeploymentCheck.Beans reloadBeans;
 
         private Builder(TollgateSettings settings) {
             if (settings == null) {
@@ -198,10 +200,20 @@ public final class Tollgate implements RateLimits, ConcurrencyLimits, AutoClosea
 
         /**
          * Where the settings came from, to read them again when {@code tollgate.config.file} changes;
-         * default none (the limits change only with a new Tollgate).
+         * default none (the limits change only with a new Tollgate). A reload is checked as plain Java's
+         * settings are ({@link DeploymentCheck.Beans#plainJava()}).
          */
         public Builder reloadFrom(dev.tollgate.config.PropertySource source) {
+            return reloadFrom(source, DeploymentCheck.Beans.plainJava());
+        }
+
+        /**
+         * As {@link #reloadFrom(dev.tollgate.config.PropertySource)}, each reload checked by the
+         * deployment's check against {@code beans}, the beans the deployment was checked against.
+         */
+        public Builder reloadFrom(dev.tollgate.config.PropertySource source, DeploymentCheck.Beans beans) {
             this.reloadFrom = source;
+            this.reloadBeans = beans;
             return this;
         }
 
