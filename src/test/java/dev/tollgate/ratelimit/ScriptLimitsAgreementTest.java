@@ -56,21 +56,21 @@ class ScriptLimitsAgreementTest {
 
     @ParameterizedTest(name = "{0} of capacity {1}")
     @CsvSource({
-        "SLIDING_WINDOW, 2000, 1000",
-        "SLIDING_WINDOW, 10000, 1000",
-        "SLIDING_WINDOW, 500, 500",
-        "TOKEN_BUCKET, 10, 10",
-        "FIXED_WINDOW, 10, 10"
+        "SLIDING_WINDOW, 2000",
+        "SLIDING_WINDOW, 10000",
+        "SLIDING_WINDOW, 500",
+        "TOKEN_BUCKET, 10",
+        "FIXED_WINDOW, 10"
     })
-    void theLargestCostJavaAllowsIsAcceptedByTheScriptAndOneMoreIsRefusedByBoth(
-            Algorithm algorithm, long capacity, long largest) {
+    void theLargestCostJavaAllowsIsAcceptedByTheScriptAndOneMoreIsRefusedByBoth(Algorithm algorithm, long capacity) {
         LimitSpec limit = new LimitSpec(
                 new LimitPolicy("agree", capacity, capacity, Duration.ofHours(1), 1),
                 algorithm,
                 new KeySpec.Global(),
                 true);
         Charge charge = Charge.of(limit, "c");
-        assertEquals(largest, charge.largestCost());
+        long largest = charge.largestCost(); // Java's number; the script must agree with it
+        assertEquals(Math.min(capacity, algorithm.largestCost()), largest);
         assertFalse(charge.costing(largest).neverPasses(), "Java lets " + largest + " through to the store");
         assertTrue(charge.costing(largest + 1).neverPasses(), "Java denies " + (largest + 1) + " without asking");
 
