@@ -18,6 +18,7 @@ public class RateLimitExceededException extends RuntimeException {
     private final transient LimitPolicy policy;
     private final transient Decision decision;
     private final long cost;
+    private final long largestCost;
 
     public RateLimitExceededException(LimitPolicy policy, Decision decision) {
         this(policy, decision, policy.cost());
@@ -25,20 +26,52 @@ public class RateLimitExceededException extends RuntimeException {
 
     /** A call costing {@code cost}: above the policy's capacity, it could never pass. */
     public RateLimitExceededException(LimitPolicy policy, Decision decision, long cost) {
+        this(policy, decision, cost, policy.capacity());
+    }
+
+    /**
+     * A call costing {@code cost}, of which one call may cost at most {@code largestCost} under the
+     * limit (its capacity, and for a sliding window at most 1,000): above it, the call could never pass.
+     */
+    public RateLimitExceededException(LimitPolicy policy, Decision decision, long cost, long largestCost) {
         super(
-                cost > policy.capacity()
-                        ? "the call costs " + cost + ", more than limit '" + policy.name() + "' ever holds ("
-                                + policy.capacity() + "): it can never pass"
+                cost > largestCost
+                        ? "the call costs " + cost + ", " + tooCostly(policy, largestCost) + ": it can never pass"
                         : "rate limit '" + policy.name() + "' exceeded; retry after "
                                 + retryText(decision.retryAfter()));
         this.policy = policy;
         this.decision = decision;
         this.cost = cost;
+        this.largestCost = largestCost;
+    }
+
+    /**
+     * What makes a cost above {@code largestCost} impossible under {@code policy}: {@code more than limit
+     * 'x' ever holds (100)}, or, below the capacity, {@code more than limit 'x' takes in one call (1000)}.
+     * The JAX-RS rejection's detail says the same.
+     */
+    public static String tooCostly(LimitPolicy policy, long largestCost) {
+        return largestCost < policy.capacity()
+                ? "more than limit '" + policy.name() + "' takes in one call (" + largestCost + ")"
+                : "more than limit '" + policy.name() + "' ever holds (" + policy.capacity() + ")";
     }
 
     /** What the denied call would have cost ({@link RateCost}, else the limit's cost). */
     public long cost() {
         return cost;
+    }
+
+    /**
+     * The most one call may cost under the limit: its capacity, and for a sliding window at most 1,000.
+     * A call costing more ({@link #cost()}) can never pass, and is denied without spending anything.
+     */
+    public long largestCost() {
+        return largestCost;
+    }
+
+    /** Whether the call costs more than the limit lets one call cost, and so can never pass. */
+    public boolean neverPasses() {
+        return cost > largestCost;
     }
 
     /** The limit that denied the call. */

@@ -66,7 +66,10 @@ public class RateLimitInterceptor {
         if (!admission.allowed()) {
             Charged denied = admission.denied().orElseThrow();
             throw new RateLimitExceededException(
-                    denied.charge().policy(), denied.decision(), denied.charge().cost());
+                    denied.charge().policy(),
+                    denied.decision(),
+                    denied.charge().cost(),
+                    denied.charge().largestCost());
         }
         admission.longestWait().ifPresent(w -> waitFor(w.charge().limit(), w.delay(), tollgate));
         boolean failed = false;

@@ -309,8 +309,7 @@ public final class SettingsReader {
                 Algorithm.TOKEN_BUCKET,
                 Algorithm::parse,
                 "token-bucket, fixed-window or sliding-window");
-        long maxCapacity =
-                algorithm == Algorithm.SLIDING_WINDOW ? LimitSpec.MAX_SLIDING_WINDOW_CAPACITY : LimitPolicy.MAX_COUNT;
+        long maxCapacity = algorithm.largestCapacity();
         Long capacity = inRange(
                 p + "capacity",
                 required(p + "capacity", SettingsReader::parseLong, "a whole number > 0"),
@@ -387,11 +386,11 @@ public final class SettingsReader {
 
     private Long readCost(String p, Algorithm algorithm, Long capacity) {
         Long cost = value(p + "cost", 1L, SettingsReader::parseLong, "a whole number from 1 to the capacity");
-        if (algorithm == Algorithm.SLIDING_WINDOW && cost != null && cost > LimitSpec.MAX_SLIDING_WINDOW_COST) {
+        if (algorithm == Algorithm.SLIDING_WINDOW && cost != null && cost > algorithm.largestCost()) {
             error(
                     p + "cost",
                     Long.toString(cost),
-                    "a whole number from 1 to 1000 for a sliding-window limit: one"
+                    "a whole number from 1 to " + algorithm.largestCost() + " for a sliding-window limit: one"
                             + " call adds one Redis entry per unit of cost while Redis runs nothing else");
             return null;
         }
@@ -406,7 +405,8 @@ public final class SettingsReader {
 
     private static String capacityRule(Algorithm algorithm) {
         return algorithm == Algorithm.SLIDING_WINDOW
-                ? "a whole number from 1 to 10000 for a sliding-window limit: it keeps one Redis entry"
+                ? "a whole number from 1 to " + algorithm.largestCapacity() + " for a sliding-window limit: it"
+                        + " keeps one Redis entry"
                         + " (about 127 bytes) per admitted call for a whole window; use token-bucket or"
                         + " fixed-window for more"
                 : "a whole number from 1 to 9007199254740992 (2^53): beyond it Redis's scripts, which count"

@@ -15,6 +15,12 @@ public class Accounts {
         return rows;
     }
 
+    /** Costs as many entries of {@code demo-export-window}, a sliding window, as rows are exported. */
+    @RateLimited("demo-export-window")
+    public long exportWindow(@RateCost long rows) {
+        return rows;
+    }
+
     /** Counts failed logins only: a wrong password is an {@link IllegalArgumentException}. */
     @RateLimited(value = "demo-login", countOn = CountOn.FAILURE, failOn = IllegalArgumentException.class)
     public void login(boolean ok) {

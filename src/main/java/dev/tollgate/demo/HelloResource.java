@@ -250,6 +250,24 @@ public class HelloResource {
         return "exported " + rows + " rows\n";
     }
 
+    /**
+     * Costs as many entries of a sliding window of 2,000 an hour as rows are exported; one call takes at
+     * most 1,000 (a sliding window's largest cost): more is a {@code 429} that can never pass.
+     */
+    @POST
+    @Path("/export-window")
+    @RateLimited("demo-export-window")
+    public String exportWindow(@QueryParam("rows") @RateCost long rows) {
+        return "exported " + rows + " rows\n";
+    }
+
+    /** As {@code /export-window}, limited inside a business method ({@link Accounts#exportWindow}). */
+    @POST
+    @Path("/export-window-cdi")
+    public String exportWindowCdi(@QueryParam("rows") long rows) {
+        return "exported " + accounts.exportWindow(rows) + " rows\n";
+    }
+
     /** Counts failed logins only: 3 per 15 minutes per client, after which even a correct login waits. */
     @POST
     @Path("/login")

@@ -12,6 +12,6 @@ public class RateLimitExceededMapper implements ExceptionMapper<RateLimitExceede
 
     @Override
     public Response toResponse(RateLimitExceededException e) {
-        return RateLimitResponses.rejected(List.of(new RateLimitResponses.Applied(e.policy(), e.decision(), e.cost())));
+        return RateLimitResponses.rejected(List.of(RateLimitResponses.Applied.of(e)));
     }
 }

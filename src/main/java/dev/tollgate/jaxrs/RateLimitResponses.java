@@ -2,6 +2,7 @@ package dev.tollgate.jaxrs;
 
 import dev.tollgate.Decision;
 import dev.tollgate.LimitPolicy;
+import dev.tollgate.RateLimitExceededException;
 import dev.tollgate.ratelimit.Admission;
 import dev.tollgate.ratelimit.Charged;
 import jakarta.ws.rs.core.MultivaluedMap;
@@ -22,20 +23,32 @@ public final class RateLimitResponses {
 
     private RateLimitResponses() {}
 
-    /** One limit's decision for a request, and what the request costs under it. */
-    public record Applied(LimitPolicy policy, Decision decision, long cost) {
+    /**
+     * One limit's decision for a request, what the request costs under it, and the most one call may
+     * cost there ({@link dev.tollgate.ratelimit.Charge#largestCost()}).
+     */
+    public record Applied(LimitPolicy policy, Decision decision, long cost, long largestCost) {
         /** At the policy's own cost. */
         public Applied(LimitPolicy policy, Decision decision) {
-            this(policy, decision, policy.cost());
+            this(policy, decision, policy.cost(), policy.capacity());
         }
 
         /** One limit's part of an admission. */
         public static Applied of(Charged c) {
-            return new Applied(c.charge().policy(), c.decision(), c.charge().cost());
+            return new Applied(
+                    c.charge().policy(),
+                    c.decision(),
+                    c.charge().cost(),
+                    c.charge().largestCost());
+        }
+
+        /** The interceptor's rejection, as the filter's. */
+        public static Applied of(RateLimitExceededException e) {
+            return new Applied(e.policy(), e.decision(), e.cost(), e.largestCost());
         }
 
         boolean tooCostly() {
-            return cost > policy.capacity();
+            return cost > largestCost;
         }
     }
 
@@ -59,7 +72,8 @@ public final class RateLimitResponses {
         return new Applied(
                 c.charge().policy(),
                 new Decision(true, left, d.retryAfter(), d.resetAfter(), false),
-                c.charge().cost());
+                c.charge().cost(),
+                c.charge().largestCost());
     }
 
     /** {@code "name";q=capacity;w=seconds}, one item per limit; {@code w} is left out for a quota that never refills. */
@@ -129,8 +143,9 @@ public final class RateLimitResponses {
             r.header("Retry-After", retry);
         }
         String detail = denied.tooCostly()
-                ? "This call costs " + denied.cost() + ", more than limit '" + name + "' ever holds ("
-                        + denied.policy().capacity() + "): it can never pass"
+                ? "This call costs " + denied.cost() + ", "
+                        + RateLimitExceededException.tooCostly(denied.policy(), denied.largestCost())
+                        + ": it can never pass"
                 : retry == null
                         ? "Quota '" + name + "' is used up and does not refill"
                         : "Rate limit '" + name + "' exceeded; retry after " + retry + " s";

@@ -11,8 +11,11 @@ import dev.tollgate.LimitPolicy;
  * @param policy the policy chosen for this call; its cost is replaced by {@code cost}
  * @param plan the plan that chose the policy, or null for the limit's own
  * @param clientKey whose bucket
- * @param cost what this call spends, &ge; 1; above the policy's capacity the call is denied unasked
+ * @param cost what this call spends, &ge; 1, any size: above what one call may cost under the policy
+ *     ({@link #largestCost()}) the call is denied without asking the store ({@link #neverPasses()})
  * @param countOn which outcomes stay counted ({@link Admission#settle})
+ * @throws IllegalArgumentException when the policy's capacity does not fit the limit's algorithm (a plan's
+ *     policy is a configured limit's of the same algorithm, so it always fits)
  */
 public record Charge(LimitSpec limit, LimitPolicy policy, String plan, String clientKey, long cost, CountOn countOn) {
 
@@ -23,6 +26,7 @@ public record Charge(LimitSpec limit, LimitPolicy policy, String plan, String cl
         if (cost < 1) {
             throw new IllegalArgumentException("limit '" + limit.name() + "': cost must be >= 1, but was " + cost);
         }
+        LimitSpec.fits(policy, limit.algorithm());
     }
 
     /** The limit under its own policy and cost. */
@@ -45,9 +49,20 @@ public record Charge(LimitSpec limit, LimitPolicy policy, String plan, String cl
         return new Charge(limit, policy, plan, clientKey, cost, outcome);
     }
 
-    /** Whether the call costs more than the bucket ever holds, and so can never pass. */
-    public boolean exceedsCapacity() {
-        return cost > policy.capacity();
+    /**
+     * The most this call may cost: the policy's capacity, and for a sliding window at most 1,000 ({@link
+     * Algorithm#largestCost(LimitPolicy)}, the one statement of what each algorithm's script takes).
+     */
+    public long largestCost() {
+        return limit.algorithm().largestCost(policy);
+    }
+
+    /**
+     * Whether the call costs more than {@link #largestCost()}, and so can never pass: it is denied
+     * without asking the store (whose script would refuse its arguments), never admitted.
+     */
+    public boolean neverPasses() {
+        return cost > largestCost();
     }
 
     /** The policy the store spends under: the chosen policy at this call's cost. */

@@ -8,9 +8,9 @@ import java.time.Duration;
  * when the store cannot be asked. A window limit's policy refills its whole capacity once per window.
  *
  * <p>Checked when built, beyond what {@link LimitPolicy} checks: a token bucket refills from empty
- * within {@link #MAX_REFILL_FROM_EMPTY} (its keys live that long at most), and a sliding window holds
- * at most {@link #MAX_SLIDING_WINDOW_CAPACITY} calls (one Redis entry each) and adds at most {@link
- * #MAX_SLIDING_WINDOW_COST} in one call.
+ * within {@link #MAX_REFILL_FROM_EMPTY} (its keys live that long at most), and the capacity and cost
+ * fit the algorithm ({@link Algorithm#largestCapacity()}, {@link Algorithm#largestCost()}: a sliding
+ * window holds at most 10,000 calls, one Redis entry each, and adds at most 1,000 in one call).
  *
  * @param mode whether the limit denies ({@link LimitMode#ENFORCE}) or only counts what it would deny
  * @param candidate a shadow policy tried beside this one on the same calls and client keys, on keys of
@@ -29,19 +29,6 @@ public record LimitSpec(
         LimitPolicy localFallback,
         KeyNormalization keyNormalization) {
 
-    /**
-     * The largest sliding-window capacity: the log keeps one entry (about 127 bytes in Redis) per
-     * admitted call for a whole window, 1.3 MB per client key at 10,000, and one call may trim that
-     * many entries that left the window (under 2 ms of Redis).
-     */
-    public static final long MAX_SLIDING_WINDOW_CAPACITY = 10_000;
-
-    /**
-     * The largest sliding-window cost: a call adds one entry per unit, and Redis runs nothing else
-     * meanwhile (1,000 entries: about 2 ms; 10,000 took 40-80 ms on this project's machines).
-     */
-    public static final long MAX_SLIDING_WINDOW_COST = 1_000;
-
     /** The longest a token bucket may take to refill from empty, and so the longest its key lives: 100 years. */
     public static final Duration MAX_REFILL_FROM_EMPTY = LimitPolicy.MAX_PERIOD;
 
@@ -52,13 +39,10 @@ public record LimitSpec(
         if (candidate != null && (candidate.mode != LimitMode.CANDIDATE || candidate.candidate != null)) {
             throw new IllegalArgumentException("limit '" + policy.name() + "': a candidate is a shadow of its own");
         }
-        if (algorithm == Algorithm.SLIDING_WINDOW && policy.capacity() > MAX_SLIDING_WINDOW_CAPACITY) {
-            throw new IllegalArgumentException("limit '" + policy.name() + "': a sliding window's capacity must be"
-                    + " at most " + MAX_SLIDING_WINDOW_CAPACITY + ", but was " + policy.capacity());
-        }
-        if (algorithm == Algorithm.SLIDING_WINDOW && policy.cost() > MAX_SLIDING_WINDOW_COST) {
-            throw new IllegalArgumentException("limit '" + policy.name() + "': a sliding window's cost must be"
-                    + " at most " + MAX_SLIDING_WINDOW_COST + ", but was " + policy.cost());
+        fits(policy, algorithm);
+        if (policy.cost() > algorithm.largestCost()) {
+            throw new IllegalArgumentException("limit '" + policy.name() + "' is a " + algorithm.configName()
+                    + " limit: its cost must be at most " + algorithm.largestCost() + ", but was " + policy.cost());
         }
         if (algorithm == Algorithm.TOKEN_BUCKET
                 && policy.refills()
@@ -78,6 +62,18 @@ public record LimitSpec(
             LimitSpec candidate,
             LimitPolicy localFallback) {
         this(policy, algorithm, key, failOpen, mode, candidate, localFallback, KeyNormalization.DEFAULT);
+    }
+
+    /**
+     * Whether {@code policy}'s capacity fits {@code algorithm} ({@link Algorithm#largestCapacity()}): for
+     * a limit, and for the policy a plan makes a call spend under; {@link IllegalArgumentException} if not.
+     */
+    static void fits(LimitPolicy policy, Algorithm algorithm) {
+        if (policy.capacity() > algorithm.largestCapacity()) {
+            throw new IllegalArgumentException("limit '" + policy.name() + "' is a " + algorithm.configName()
+                    + " limit: its capacity must be at most " + algorithm.largestCapacity() + ", but was "
+                    + policy.capacity());
+        }
     }
 
     /** An enforced limit without a candidate or a local fallback. */

@@ -2,11 +2,13 @@ package dev.tollgate.ratelimit;
 
 import dev.tollgate.Decision;
 import dev.tollgate.DegradedCause;
+import dev.tollgate.LimitPolicy;
 import dev.tollgate.core.Failures;
 import dev.tollgate.core.Guard;
 import dev.tollgate.core.LogThrottle;
 import dev.tollgate.core.StoreUnavailableException;
 import java.time.Duration;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.List;
@@ -33,6 +35,25 @@ public final class RateLimiter {
     private final DeniedCache denials;
     private final LogThrottle dataErrors;
     private final StoreKeys keys;
+    private final LogThrottle bugs;
+
+    /**
+     * The longest a call may wait for its tokens: 2^53 µs (285 years), the longest the scripts count
+     * exactly. A longer {@code maxWait} is the same as this one: no bucket takes that long to refill.
+     */
+    static final Duration LONGEST_WAIT = Duration.of(LimitPolicy.MAX_COUNT, ChronoUnit.MICROS);
+
+    /**
+     * The answer to a call whose arguments a store refused ({@link ArgumentsRefusedException}, a bug):
+     * denied, whatever the limit's degraded decision, with the retry-after of a degraded decision. Not
+     * a fail-closed answer (a 503): the call is refused for itself, a {@code 429}.
+     */
+    private static final Decision REFUSED = new Decision(
+            false,
+            0,
+            Decision.degraded(false).retryAfter(),
+            Decision.degraded(false).retryAfter(),
+            true);
 
     /** @param stores a store for each algorithm the limits use */
     public RateLimiter(
@@ -77,6 +98,7 @@ public final class RateLimiter {
         this.shadowLog = new ShadowLog(nanoTime);
         this.denials = denials;
         this.dataErrors = new LogThrottle(LogThrottle.MINUTE, nanoTime);
+        this.bugs = new LogThrottle(LogThrottle.MINUTE, nanoTime);
     }
 
     /** A limiter of token buckets in {@code store}. */
@@ -118,7 +140,7 @@ public final class RateLimiter {
                 }
             } catch (StoreUnavailableException e) {
                 cause = unanswered(limit, storeKey, e);
-                d = withoutStore(limit, storeKey);
+                d = withoutStore(limit, storeKey, e);
             }
         }
         tell(limit, d, cause, start);
@@ -128,9 +150,12 @@ public final class RateLimiter {
     /**
      * The decision when the store cannot be asked: this server's in-process bucket of the limit's local
      * share when it has a local fallback (degraded all the same: it is not the shared count), else the
-     * limit's degraded decision.
+     * limit's degraded decision. A call whose arguments the store refused is denied ({@link #REFUSED}).
      */
-    private Decision withoutStore(LimitSpec limit, String storeKey) {
+    private Decision withoutStore(LimitSpec limit, String storeKey, StoreUnavailableException e) {
+        if (ArgumentsRefusedException.in(e)) {
+            return REFUSED;
+        }
         RateLimitStore local = localStores.get(limit.algorithm());
         if (limit.localFallback() == null || local == null) {
             return Decision.degraded(limit.failOpen());
@@ -141,9 +166,22 @@ public final class RateLimiter {
         return degraded;
     }
 
-    /** Why the store did not answer {@code storeKey}; a data error is logged at most once a minute per limit. */
+    /**
+     * Why the store did not answer {@code storeKey}; a data error is logged at most once a minute per
+     * limit. A refusal of the call's arguments is a bug: SEVERE, at most once a minute per limit, naming
+     * the limit and what was sent (never the client key); a data error to the metrics.
+     */
     private DegradedCause unanswered(LimitSpec limit, String storeKey, StoreUnavailableException e) {
         DegradedCause cause = e.degradedCause();
+        if (ArgumentsRefusedException.in(e)) {
+            if (bugs.allow(limit.name())) {
+                LOG.severe(() -> "Tollgate: limit '" + limit.name() + "': the store refused the arguments of a call ("
+                        + Failures.describe(e) + "). This is a bug in Tollgate: every call is checked against the"
+                        + " same rules before the store is asked. The call was denied, whatever the limit's"
+                        + " degraded decision; please report it (logged at most once a minute per limit)");
+            }
+            return DegradedCause.DATA_ERROR;
+        }
         if (cause == DegradedCause.DATA_ERROR && dataErrors.allow(limit.name())) {
             LOG.warning(() -> "Tollgate: limit '" + limit.name() + "': Redis answered a call on " + storeKey
                     + " with an error (" + Failures.describe(e) + "); that call got the limit's degraded decision,"
@@ -200,13 +238,14 @@ public final class RateLimiter {
         long start = nanoTime.getAsLong();
         String storeKey = keys.of(limit, clientKey);
         RateLimitStore store = store(limit);
+        Duration wait = bounded(maxWait);
         Reservation r;
         DegradedCause cause = null;
         try {
-            r = guard.call(storeKey, () -> store.reserve(limit.policy(), storeKey, maxWait));
+            r = guard.call(storeKey, () -> store.reserve(limit.policy(), storeKey, wait));
         } catch (StoreUnavailableException e) {
             cause = unanswered(limit, storeKey, e);
-            r = new Reservation(withoutStore(limit, storeKey), Duration.ZERO);
+            r = new Reservation(withoutStore(limit, storeKey, e), Duration.ZERO);
         }
         tell(limit, r.decision(), cause, start);
         if (r.decision().allowed() && !r.delay().isZero()) {
@@ -218,8 +257,8 @@ public final class RateLimiter {
     /**
      * Admits one call under all of {@code charges}, all or nothing: each limit is spent (or, with a
      * {@code maxWait}, reserved) in its own atomic script, in order; when any of them denies the call,
-     * every token the others took is given back before this returns. A charge costing more than its
-     * capacity is denied without asking the store. Reserve-and-give-back: what stays spent is exact, but
+     * every token the others took is given back before this returns. A charge costing more than one call
+     * may ({@link Charge#neverPasses()}) is denied without asking the store. Reserve-and-give-back: what stays spent is exact, but
      * while a denied call's tokens are out (between its spend and its refund, one round trip) another
      * call can be denied by them. Shadow limits, candidates, held denials and local fallbacks behave as
      * in {@link #check}; a held denial answers only a charge under the limit's own policy and cost.
@@ -232,9 +271,10 @@ public final class RateLimiter {
         // A key too long for any bucket refuses the call before any limit is spent.
         charges.forEach(c -> StoreKeys.checkLength(c.name(), c.clientKey()));
         List<Charged> charged = new ArrayList<>(charges.size());
+        Duration wait = bounded(maxWait);
         try {
             for (Charge c : charges) {
-                charged.add(charge(c, maxWait));
+                charged.add(charge(c, wait));
             }
         } finally {
             if (charged.size() < charges.size()
@@ -247,7 +287,7 @@ public final class RateLimiter {
 
     private Charged charge(Charge c, Duration maxWait) {
         LimitSpec limit = c.limit();
-        if (c.exceedsCapacity()) {
+        if (c.neverPasses()) {
             Decision never = new Decision(false, 0, Decision.NEVER, Duration.ZERO, false);
             Charged out = new Charged(c, never, 0, Duration.ZERO, false);
             listener.onCharged(out, 0);
@@ -292,7 +332,7 @@ public final class RateLimiter {
                     c, s.decision(), s.mark(), Duration.ZERO, s.decision().allowed());
         } catch (StoreUnavailableException e) {
             DegradedCause cause = unanswered(limit, storeKey, e);
-            return new Charged(c, withoutStore(limit, storeKey), 0, Duration.ZERO, false, cause);
+            return new Charged(c, withoutStore(limit, storeKey, e), 0, Duration.ZERO, false, cause);
         }
     }
 
@@ -341,6 +381,11 @@ public final class RateLimiter {
         } else if (denials != null) {
             denials.clear();
         }
+    }
+
+    /** {@code maxWait}, at most {@link #LONGEST_WAIT}: what the stores' scripts take. */
+    private static Duration bounded(Duration maxWait) {
+        return maxWait.compareTo(LONGEST_WAIT) > 0 ? LONGEST_WAIT : maxWait;
     }
 
     private RateLimitStore store(LimitSpec limit) {

@@ -5,6 +5,7 @@ import dev.tollgate.LimitPolicy;
 import dev.tollgate.core.StoreUnavailableException;
 import dev.tollgate.redis.LuaScript;
 import dev.tollgate.redis.RedisClients;
+import dev.tollgate.redis.RedisFailures;
 import dev.tollgate.redis.RedisLink;
 import dev.tollgate.redis.RedisSettings;
 import java.time.Duration;
@@ -99,7 +100,7 @@ public final class RedisRateLimitStore implements RateLimitStore {
         try {
             reply = redis.eval(SCRIPTS.get(algorithm), keys(storeKey), args(policy));
         } catch (JedisException e) {
-            throw new StoreUnavailableException("Redis did not decide for limit '" + policy.name() + "'", e);
+            throw failed("Redis did not decide for limit '" + policy.name() + "'", e);
         }
         List<?> r = (List<?>) reply;
         Decision d = Decision.ofMicros((Long) r.get(0) == 1L, (Long) r.get(1), (Long) r.get(2), (Long) r.get(3));
@@ -114,7 +115,7 @@ public final class RedisRateLimitStore implements RateLimitStore {
         try {
             redis.eval(REFUNDS.get(algorithm), keys(storeKey), args);
         } catch (JedisException e) {
-            throw new StoreUnavailableException("Redis did not give back for limit '" + policy.name() + "'", e);
+            throw failed("Redis did not give back for limit '" + policy.name() + "'", e);
         }
     }
 
@@ -129,7 +130,7 @@ public final class RedisRateLimitStore implements RateLimitStore {
         try {
             reply = redis.eval(RESERVE, keys(storeKey), args);
         } catch (JedisException e) {
-            throw new StoreUnavailableException("Redis did not decide for limit '" + policy.name() + "'", e);
+            throw failed("Redis did not decide for limit '" + policy.name() + "'", e);
         }
         List<?> r = (List<?>) reply;
         return Reservation.ofMicros((Long) r.get(0) == 1L, (Long) r.get(1), (Long) r.get(2), (Long) r.get(3));
@@ -208,6 +209,17 @@ public final class RedisRateLimitStore implements RateLimitStore {
                 : List.of(capacity, period, cost);
         lastArgs = new PolicyArgs(p, args);
         return args;
+    }
+
+    /**
+     * What a failed script call throws: {@link ArgumentsRefusedException} when the script refused its
+     * arguments ({@link RedisFailures#argumentsRefused}: a bug, the call is denied), else {@link
+     * StoreUnavailableException}, classified by the guard.
+     */
+    private static StoreUnavailableException failed(String message, JedisException e) {
+        return RedisFailures.argumentsRefused(e)
+                ? new ArgumentsRefusedException(message + ": the script refused its arguments", e)
+                : new StoreUnavailableException(message, e);
     }
 
     @Override

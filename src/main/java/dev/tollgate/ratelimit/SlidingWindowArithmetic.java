@@ -6,18 +6,21 @@ import dev.tollgate.core.ExpiringMap;
 
 /**
  * Sliding window logs in memory, with the same rules as {@code sliding-window.lua}: one entry per
- * admitted unit of cost, dated by the injected clock; a capacity and a cost within {@link LimitSpec}'s caps.
+ * admitted unit of cost, dated by the injected clock; a capacity and a cost within {@link
+ * Algorithm#SLIDING_WINDOW}'s, else {@link ArgumentsRefusedException} (a bug, as the script's refusal).
  */
 final class SlidingWindowArithmetic implements InProcessArithmetic<SlidingWindowArithmetic.Log> {
 
     @Override
     public ExpiringMap.Updated<Log, Decision> consume(Log live, LimitPolicy policy, long now) {
-        if (policy.capacity() > LimitSpec.MAX_SLIDING_WINDOW_CAPACITY
-                || policy.cost() > LimitSpec.MAX_SLIDING_WINDOW_COST) {
-            throw new IllegalArgumentException("limit '" + policy.name() + "': a sliding window holds at most "
-                    + LimitSpec.MAX_SLIDING_WINDOW_CAPACITY + " calls and a call costs at most "
-                    + LimitSpec.MAX_SLIDING_WINDOW_COST + ", but capacity was " + policy.capacity() + " and cost "
-                    + policy.cost());
+        Algorithm sw = Algorithm.SLIDING_WINDOW;
+        if (policy.capacity() > sw.largestCapacity() || policy.cost() > sw.largestCost()) {
+            // As sliding-window.lua's own check: only a bug gets here (RateLimiter checks every call first).
+            throw new ArgumentsRefusedException(
+                    "limit '" + policy.name() + "': a sliding window holds at most " + sw.largestCapacity()
+                            + " calls and a call costs at most " + sw.largestCost() + ", but capacity was "
+                            + policy.capacity() + " and cost " + policy.cost(),
+                    null);
         }
         Log log = live == null ? new Log() : live;
         return new ExpiringMap.Updated<>(log, log.consume(policy, now));

@@ -17,6 +17,15 @@ import redis.clients.jedis.exceptions.JedisRedirectionException;
  */
 public final class RedisFailures {
 
+    /**
+     * The error code with which every Tollgate script refuses its arguments ({@code TOLLGATE_ARGS
+     * sliding-window: bad arguments ...}): Java checks every call against the same rules before Redis
+     * is asked ({@code dev.tollgate.ratelimit.Algorithm}), so such a reply can only mean a bug. Written in
+     * each script's {@code redis.error_reply}; {@code ScriptLimitsAgreementTest} checks that every one
+     * uses it.
+     */
+    public static final String ARGUMENTS_REFUSED = "TOLLGATE_ARGS";
+
     /** Error codes with which Redis says it cannot serve any call now, whichever key it is on. */
     private static final List<String> CANNOT_SERVE = List.of(
             "OOM", "BUSY", "LOADING", "READONLY", "MASTERDOWN", "CLUSTERDOWN", "TRYAGAIN", "MISCONF", "NOREPLICAS");
@@ -44,6 +53,21 @@ public final class RedisFailures {
             }
         }
         return DegradedCause.DATA_ERROR; // a reply this call could not read: the call's problem, not Redis's
+    }
+
+    /**
+     * Whether {@code failure} is a Tollgate script refusing the arguments it was sent ({@link
+     * #ARGUMENTS_REFUSED}): a bug, never the caller's doing nor Redis's. Its cause stays a data error.
+     */
+    public static boolean argumentsRefused(Throwable failure) {
+        for (Throwable t = failure; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            if (t instanceof JedisDataException reply
+                    && reply.getMessage() != null
+                    && reply.getMessage().startsWith(ARGUMENTS_REFUSED + " ")) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** An error reply's cause, by its code ({@code WRONGTYPE Operation against ...}). */

@@ -13,7 +13,7 @@ local key = KEYS[1]
 local ends = whole(ARGV[1], 1, MAX)
 local cost = whole(ARGV[2], 1, MAX)
 if not (ends and cost) then
-  return redis.error_reply('ERR tollgate fixed-window-refund: bad arguments ' .. table.concat(ARGV, ' '))
+  return redis.error_reply('TOLLGATE_ARGS fixed-window-refund: bad arguments ' .. table.concat(ARGV, ' '))
 end
 local state = redis.call('HMGET', key, 'e', 'n')
 local e = tonumber(state[1])

@@ -20,7 +20,7 @@ local limit = whole(ARGV[1], 1, MAX)
 local window = whole(ARGV[2], 1, MAX)
 local cost = limit and whole(ARGV[3], 1, limit)
 if not (limit and window and cost) then
-  return redis.error_reply('ERR tollgate fixed-window: bad arguments ' .. table.concat(ARGV, ' '))
+  return redis.error_reply('TOLLGATE_ARGS fixed-window: bad arguments ' .. table.concat(ARGV, ' '))
 end
 
 local t = redis.call('TIME')

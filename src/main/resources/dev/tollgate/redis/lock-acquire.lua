@@ -9,7 +9,7 @@
 local MAX = 9007199254740992 -- 2^53: every token here stays exact in Lua's doubles
 local ttl = tonumber(ARGV[2])
 if not (ARGV[1] and #ARGV[1] > 0 and ttl and ttl == math.floor(ttl) and ttl >= 1 and ttl <= MAX) then
-  return redis.error_reply('ERR tollgate lock-acquire: bad arguments')
+  return redis.error_reply('TOLLGATE_ARGS lock-acquire: bad arguments')
 end
 if redis.call('EXISTS', KEYS[1]) == 1 then
   return {0, redis.call('PTTL', KEYS[1])}

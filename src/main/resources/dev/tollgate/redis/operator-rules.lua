@@ -32,7 +32,7 @@ local had = 0
 if action == 'block' or action == 'override' then
   local span = whole(ARGV[2], 1, MAX)
   if not span then
-    return redis.error_reply('ERR tollgate operator-rules: bad arguments ' .. table.concat(ARGV, ' '))
+    return redis.error_reply('TOLLGATE_ARGS operator-rules: bad arguments ' .. table.concat(ARGV, ' '))
   end
   if action == 'block' then
     if b > 0 then had = 1 end
@@ -40,7 +40,7 @@ if action == 'block' or action == 'override' then
   else
     local nc, nr, np = whole(ARGV[3], 1, MAX), whole(ARGV[4], 0, MAX), whole(ARGV[5], 1, MAX)
     if not (nc and nr and np) then
-      return redis.error_reply('ERR tollgate operator-rules: bad arguments ' .. table.concat(ARGV, ' '))
+      return redis.error_reply('TOLLGATE_ARGS operator-rules: bad arguments ' .. table.concat(ARGV, ' '))
     end
     if o > 0 then had = 1 end
     o, c, r, p = math.min(MAX, now + span), nc, nr, np
@@ -52,7 +52,7 @@ elseif action == 'unoverride' then
   if o > 0 then had = 1 end
   o, c, r, p = 0, 0, 0, 0
 elseif action ~= 'read' then
-  return redis.error_reply('ERR tollgate operator-rules: bad arguments ' .. table.concat(ARGV, ' '))
+  return redis.error_reply('TOLLGATE_ARGS operator-rules: bad arguments ' .. table.concat(ARGV, ' '))
 end
 
 if action ~= 'read' then

@@ -23,7 +23,7 @@ local refill = whole(ARGV[3], 0, MAX)
 local period = whole(ARGV[4], 1, MAX)
 local cost = capacity and whole(ARGV[5], 1, capacity)
 if not (capacity and refill and period and cost and (kind == 'tk' or kind == 'fw' or kind == 'sw')) then
-  return redis.error_reply('ERR tollgate peek: bad arguments ' .. table.concat(ARGV, ' '))
+  return redis.error_reply('TOLLGATE_ARGS peek: bad arguments ' .. table.concat(ARGV, ' '))
 end
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000000 + tonumber(t[2])

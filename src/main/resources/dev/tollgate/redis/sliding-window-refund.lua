@@ -2,7 +2,7 @@
 -- left the window since are gone already; nothing else is touched.
 -- KEYS[1]  the log (see sliding-window.lua)
 -- ARGV[1]  the call's stamp (us), as sliding-window.lua answered it
--- ARGV[2]  what the call spent, 1..1000
+-- ARGV[2]  what the call spent, 1..1000 (Algorithm.SLIDING_WINDOW's largestCost, as sliding-window.lua)
 -- Returns  the number of entries removed
 local MAX = 9007199254740992
 local function whole(v, lo, hi)
@@ -13,7 +13,7 @@ local key = KEYS[1]
 local stamp = whole(ARGV[1], 0, MAX)
 local cost = whole(ARGV[2], 1, 1000)
 if not (stamp and cost) then
-  return redis.error_reply('ERR tollgate sliding-window-refund: bad arguments ' .. table.concat(ARGV, ' '))
+  return redis.error_reply('TOLLGATE_ARGS sliding-window-refund: bad arguments ' .. table.concat(ARGV, ' '))
 end
 local s = string.format('%d', stamp)
 local members = {}

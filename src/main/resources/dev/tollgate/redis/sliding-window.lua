@@ -1,8 +1,12 @@
 -- Sliding window log: trim, count, decide and record in one atomic step, clocked by Redis TIME.
 -- A call is admitted if the calls admitted in the last window, plus its cost, stay within the limit.
 -- The arguments are checked before anything is touched: the limit is at most 10,000 and the cost at
--- most 1,000 (checked when the application deploys), so one call trims at most 10,000 entries and adds
--- at most 1,000, a few milliseconds of Redis.
+-- most 1,000, so one call trims at most 10,000 entries and adds at most 1,000, a few milliseconds of
+-- Redis. Those numbers are Java's (Algorithm.SLIDING_WINDOW's largestCapacity and largestCost): Java
+-- checks every limit when it is built and every call before Redis is asked, and denies a call that
+-- costs more without asking. The check here only detects a bug: its refusal, TOLLGATE_ARGS
+-- (RedisFailures.ARGUMENTS_REFUSED), is logged as one and the call denied. ScriptLimitsAgreementTest
+-- proves the two agree.
 -- KEYS[1]  sorted set of admitted calls: one entry per unit of cost, score = admission time (us),
 --          member = '<time>-<unit>'
 -- ARGV[1]  the limit: calls (times their cost) per window, 1..10000
@@ -22,7 +26,7 @@ local limit = whole(ARGV[1], 1, 10000)
 local window = whole(ARGV[2], 1, MAX)
 local cost = limit and whole(ARGV[3], 1, math.min(limit, 1000))
 if not (limit and window and cost) then
-  return redis.error_reply('ERR tollgate sliding-window: bad arguments ' .. table.concat(ARGV, ' '))
+  return redis.error_reply('TOLLGATE_ARGS sliding-window: bad arguments ' .. table.concat(ARGV, ' '))
 end
 
 local t = redis.call('TIME')

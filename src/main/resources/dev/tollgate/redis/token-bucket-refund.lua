@@ -20,7 +20,7 @@ local key = KEYS[1]
 local capacity = whole(ARGV[1], 1, MAX)
 local cost = capacity and whole(ARGV[2], 1, capacity)
 if not (capacity and cost) then
-  return redis.error_reply('ERR tollgate token-bucket-refund: bad arguments ' .. table.concat(ARGV, ' '))
+  return redis.error_reply('TOLLGATE_ARGS token-bucket-refund: bad arguments ' .. table.concat(ARGV, ' '))
 end
 -- The whole tokens as of the state's own instant (no refill is needed for that).
 local w, s, legacy = bucket_read(key, 0, 0, 1)

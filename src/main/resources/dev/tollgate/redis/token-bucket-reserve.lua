@@ -29,7 +29,7 @@ local period = whole(ARGV[3], 1, MAX)
 local cost = capacity and whole(ARGV[4], 1, capacity)
 local max_wait = whole(ARGV[5], 0, MAX)
 if not (capacity and refill and period and cost and max_wait) then
-  return redis.error_reply('ERR tollgate token-bucket-reserve: bad arguments ' .. table.concat(ARGV, ' '))
+  return redis.error_reply('TOLLGATE_ARGS token-bucket-reserve: bad arguments ' .. table.concat(ARGV, ' '))
 end
 
 local t = redis.call('TIME')

@@ -21,7 +21,7 @@ local refill = whole(ARGV[2], 0, MAX)
 local period = whole(ARGV[3], 1, MAX)
 local cost = capacity and whole(ARGV[4], 1, capacity)
 if not (capacity and refill and period and cost) then
-  return redis.error_reply('ERR tollgate token-bucket: bad arguments ' .. table.concat(ARGV, ' '))
+  return redis.error_reply('TOLLGATE_ARGS token-bucket: bad arguments ' .. table.concat(ARGV, ' '))
 end
 
 local t = redis.call('TIME')

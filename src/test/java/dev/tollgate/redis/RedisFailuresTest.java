@@ -24,7 +24,7 @@ class RedisFailuresTest {
             delimiter = '|',
             value = {
                 "WRONGTYPE Operation against a key holding the wrong kind of value script: 1f, on @user_script:1.|DATA_ERROR",
-                "ERR tollgate token-bucket: bad arguments 5 1 1000 6|DATA_ERROR",
+                "TOLLGATE_ARGS token-bucket: bad arguments 5 1 1000 6|DATA_ERROR",
                 "ERR user_script:3: attempt to compare nil with number script: 1f|DATA_ERROR",
                 "OOM command not allowed when used memory > 'maxmemory'. script: 1f, on @user_script:1.|REFUSED",
                 "ERR Error running script (call to f_1f): @user_script:5: -OOM command not allowed|REFUSED",

@@ -146,6 +146,16 @@ public interface DemoClient {
     @Path("/export-cdi")
     Response exportCdi(@QueryParam("rows") long rows, @HeaderParam("X-Forwarded-For") String client);
 
+    /** Limit {@code demo-export-window}, a sliding window of 2,000; the call costs {@code rows}. */
+    @POST
+    @Path("/export-window")
+    Response exportWindow(@QueryParam("rows") long rows, @HeaderParam("X-Forwarded-For") String client);
+
+    /** Limit {@code demo-export-window} inside a business method; the call costs {@code rows}. */
+    @POST
+    @Path("/export-window-cdi")
+    Response exportWindowCdi(@QueryParam("rows") long rows, @HeaderParam("X-Forwarded-For") String client);
+
     /** Limit {@code demo-login} inside a business method, counting failed logins only. */
     @POST
     @Path("/login-cdi")
