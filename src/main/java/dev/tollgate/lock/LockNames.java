@@ -52,6 +52,14 @@ public final class LockNames {
         return "tollgate:fence:{" + name + "}";
     }
 
+    /**
+     * The index of the lock names taken lately ({@link LockIndex}), which operators' listings read: one
+     * key, in a slot of its own on a cluster.
+     */
+    static String indexKey() {
+        return "tollgate:lock-names";
+    }
+
     /** {@code ttl} in whole milliseconds, rounded up; {@link IllegalArgumentException} unless &gt; 0. */
     static long ttlMillis(String name, Duration ttl) {
         return Durations.positiveMillis("lock '" + name + "'", ttl);
