@@ -11,11 +11,11 @@ import jakarta.ws.rs.container.ContainerRequestFilter;
 import jakarta.ws.rs.container.ContainerResponseContext;
 import jakarta.ws.rs.container.ContainerResponseFilter;
 import jakarta.ws.rs.container.PreMatching;
-import jakarta.ws.rs.core.MultivaluedMap;
 import jakarta.ws.rs.ext.Provider;
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
 import java.security.Principal;
 import java.util.List;
-import java.util.Map;
 import java.util.StringJoiner;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.logging.Level;
@@ -73,7 +73,7 @@ public class OperatorAudit implements ContainerRequestFilter, ContainerResponseF
                 who == null ? "anonymous" : clean(who.getName(), 128),
                 request.getMethod() + " "
                         + clean(request.getUriInfo().getRequestUri().getRawPath(), 300)
-                        + query(request.getUriInfo().getQueryParameters()));
+                        + query(request.getUriInfo().getRequestUri().getRawQuery()));
         request.setProperty(OPENED, Boolean.TRUE);
     }
 
@@ -94,24 +94,33 @@ public class OperatorAudit implements ContainerRequestFilter, ContainerResponseF
         LOG.log(AUDIT, "Tollgate audit: " + line);
     }
 
-    private static String query(MultivaluedMap<String, String> query) {
-        if (query.isEmpty()) {
+    /** The query as sent, in its order: {@code client} as its hash, only {@link #SHOWN} parameters' values. */
+    private static String query(String raw) {
+        if (raw == null || raw.isEmpty()) {
             return "";
         }
         StringJoiner out = new StringJoiner("&", "?", "");
-        for (Map.Entry<String, List<String>> p : query.entrySet()) {
-            for (String value : p.getValue()) {
-                String name = clean(p.getKey(), 40);
-                if (p.getKey().equals("client")) {
-                    out.add("client=" + StoreKeys.clientHash(value));
-                } else if (SHOWN.contains(p.getKey())) {
-                    out.add(name + "=" + clean(value, 40));
-                } else {
-                    out.add(name + "=...");
-                }
+        for (String pair : raw.split("&", 50)) {
+            int eq = pair.indexOf('=');
+            String name = decode(eq < 0 ? pair : pair.substring(0, eq));
+            String value = eq < 0 ? "" : decode(pair.substring(eq + 1));
+            if (name.equals("client")) {
+                out.add("client=" + StoreKeys.clientHash(value));
+            } else if (SHOWN.contains(name)) {
+                out.add(name + "=" + clean(value, 40));
+            } else {
+                out.add(clean(name, 40) + "=...");
             }
         }
         return out.toString();
+    }
+
+    private static String decode(String s) {
+        try {
+            return URLDecoder.decode(s, StandardCharsets.UTF_8);
+        } catch (IllegalArgumentException e) {
+            return s; // a malformed escape: kept as sent, then cleaned
+        }
     }
 
     /** {@code s} as printable ASCII (anything else as {@code ?}, so no line can be forged), cut at {@code max}. */

@@ -19,8 +19,8 @@ import org.microshed.testing.jupiter.MicroShedTest;
 import redis.clients.jedis.Jedis;
 
 /**
- * The operator's audit trail through Liberty (issue 22, finding 6): an allowed write, a read, a 401 and
- * a 403 each leave exactly one line on {@code dev.tollgate.audit} in the server's messages.log, with the
+ * The operator's audit trail through Liberty (issue 22, finding 6): an allowed write, a read, a 401, a
+ * 403, a 400 and a 404 each leave exactly one line on {@code dev.tollgate.audit} in the server's messages.log, with the
  * principal and never a password or a client key; a block lifted in Redis whose announcement to the
  * other servers then fails (PUBLISH refused by Redis's ACL) answers 503 and its line says what was done.
  */
@@ -88,6 +88,27 @@ public class AuditIT {
                 viewer.contains("Tollgate audit: viewer was refused [DELETE /tollgate/admin/limits/demo-user/clients"
                         + "?client=" + hash + " -> 403]"),
                 viewer);
+
+        String bad = only(audited(() -> assertEquals(
+                400,
+                send(
+                                "PATCH",
+                                "/tollgate/admin/limits/demo-user/clients?client=" + user
+                                        + "&credit=lots&password=hunter2",
+                                OPERATOR)
+                        .statusCode())));
+        assertTrue(
+                bad.contains(
+                        "Tollgate audit: operator was refused (asked to credit limit 'demo-user' for client " + hash
+                                + ") [PATCH /tollgate/admin/limits/demo-user/clients?client=" + hash
+                                + "&credit=lots&password=... -> 400]"),
+                bad);
+        assertFalse(bad.contains("hunter2"), "only the resource's own parameters show their values: " + bad);
+
+        String unknown = only(audited(() -> assertEquals(
+                404, send("GET", "/tollgate/admin/nothing", OPERATOR).statusCode())));
+        assertTrue(
+                unknown.contains("Tollgate audit: operator was refused [GET /tollgate/admin/nothing -> 404]"), unknown);
 
         String page = only(audited(() ->
                 assertEquals(200, send("GET", "/tollgate/console", OPERATOR).statusCode())));
