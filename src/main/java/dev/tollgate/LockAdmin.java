@@ -15,7 +15,9 @@ import java.util.List;
 public interface LockAdmin {
 
     /**
-     * The locks held now, by name.
+     * The locks held now, by name. In Redis they are found through the index of the names taken lately
+     * (the 1,000 latest), never by scanning the database: a listing costs Redis work bounded by those
+     * names, and listings that overlap share one reading.
      *
      * @throws dev.tollgate.core.StoreUnavailableException when Redis cannot be asked
      */

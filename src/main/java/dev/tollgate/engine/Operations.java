@@ -6,6 +6,7 @@ import dev.tollgate.Decision;
 import dev.tollgate.LimitPolicy;
 import dev.tollgate.RateLimitAdmin;
 import dev.tollgate.core.Guard;
+import dev.tollgate.core.StoreUnavailableException;
 import dev.tollgate.ratelimit.Algorithm;
 import dev.tollgate.ratelimit.ClientOverrides;
 import dev.tollgate.ratelimit.LimitSpec;
@@ -86,15 +87,26 @@ final class Operations implements RateLimitAdmin, AutoCloseable {
         String storeKey = keys.of(spec, clientKey);
         RateLimitStore store = stores.get(spec.algorithm());
         boolean had = guard.call(storeKey, () -> store.forget(storeKey));
-        forgetDenials(storeKey);
+        forgetDenials(storeKey, "limit '" + spec.name() + "' was reset for the client");
         return had;
     }
 
-    /** Drops the denials of {@code storeKey} held here, and tells every other server to drop theirs. */
-    private void forgetDenials(String storeKey) {
+    /**
+     * Drops the denials of {@code storeKey} held here, and tells every other server to drop theirs. When
+     * the telling fails, the exception says that {@code done} (the change before it) stands.
+     */
+    private void forgetDenials(String storeKey, String done) {
         limiter.forgetDenials(storeKey);
         if (redis != null) {
-            guard.call(storeKey, () -> redis.jedis().publish(channel, FORGET + storeKey));
+            try {
+                guard.call(storeKey, () -> redis.jedis().publish(channel, FORGET + storeKey));
+            } catch (StoreUnavailableException e) {
+                throw new StoreUnavailableException(
+                        done + " in Redis, but telling the other servers failed (each holds its denial of the"
+                                + " client until its retry-after at most): " + e.getMessage(),
+                        e,
+                        e.degradedCause());
+            }
         }
     }
 
@@ -109,7 +121,7 @@ final class Operations implements RateLimitAdmin, AutoCloseable {
         RateLimitStore store = stores.get(spec.algorithm());
         long credited = guard.call(storeKey, () -> store.credit(spec.policy(), storeKey, tokens));
         if (credited > 0) {
-            forgetDenials(storeKey);
+            forgetDenials(storeKey, "limit '" + limit + "': " + credited + " tokens were credited to the client");
         }
         return credited;
     }
@@ -121,14 +133,14 @@ final class Operations implements RateLimitAdmin, AutoCloseable {
         ClientOverrides.checkDuration(limit, "an override", duration);
         String storeKey = onRedis(spec, clientKey);
         guard.call(storeKey, () -> rules.override(storeKey, policy, duration));
-        forgetDenials(storeKey);
+        forgetDenials(storeKey, "limit '" + limit + "': the client's override was set");
     }
 
     @Override
     public boolean removeOverride(String limit, String clientKey) {
         String storeKey = onRedis(limits.apply(limit), clientKey);
         boolean had = guard.call(storeKey, () -> rules.removeOverride(storeKey));
-        forgetDenials(storeKey);
+        forgetDenials(storeKey, "limit '" + limit + "': the client's override was removed");
         return had;
     }
 
@@ -144,7 +156,7 @@ final class Operations implements RateLimitAdmin, AutoCloseable {
     public boolean unblock(String limit, String clientKey) {
         String storeKey = onRedis(limits.apply(limit), clientKey);
         boolean had = guard.call(storeKey, () -> rules.unblock(storeKey));
-        forgetDenials(storeKey);
+        forgetDenials(storeKey, "limit '" + limit + "': the client's block was lifted");
         return had;
     }
 

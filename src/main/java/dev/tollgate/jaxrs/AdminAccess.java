@@ -8,16 +8,13 @@ import jakarta.ws.rs.NotAuthorizedException;
 import jakarta.ws.rs.NotFoundException;
 import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.core.SecurityContext;
-import java.util.logging.Logger;
 
 /**
  * Who may operate Tollgate over HTTP, for every operator resource alike: nobody unless {@code
  * tollgate.admin.enabled=true} (404), then only an authenticated caller (401) in {@code
- * tollgate.admin.role} (403). And the one audit line of each change.
+ * tollgate.admin.role} (403). Each call's audit line is {@link OperatorAudit}'s.
  */
 final class AdminAccess {
-
-    private static final Logger AUDIT = Logger.getLogger(AdminResource.class.getName());
 
     private AdminAccess() {}
 
@@ -39,12 +36,6 @@ final class AdminAccess {
             throw new ForbiddenException(problem(403, "Forbidden", "the admin resource needs role " + admin.role()));
         }
         return t;
-    }
-
-    /** Logs {@code "Tollgate audit: <who> <what>"}; {@code what} names no client key, only its hash. */
-    static void audit(SecurityContext security, String what) {
-        String who = security.getUserPrincipal().getName();
-        AUDIT.info(() -> "Tollgate audit: " + who + " " + what);
     }
 
     static Response problem(int status, String title, String detail) {

@@ -5,6 +5,7 @@ import dev.tollgate.ClientRules;
 import dev.tollgate.TollgateConfigException;
 import dev.tollgate.cdi.TollgateRuntime;
 import dev.tollgate.core.Durations;
+import dev.tollgate.core.StoreUnavailableException;
 import dev.tollgate.engine.Tollgate;
 import dev.tollgate.ratelimit.Algorithm;
 import dev.tollgate.ratelimit.StoreKeys;
@@ -39,8 +40,9 @@ import java.time.Duration;
  * <p>404 unless {@code tollgate.admin.enabled=true}; then 401 without an authenticated caller and 403
  * unless the caller is in {@code tollgate.admin.role} (the application server's security: in Liberty, a
  * user registry and the role's binding in {@code server.xml}). Every change is a {@code DELETE}, {@code
- * PUT} or {@code PATCH}, which no page of another origin can send with the operator's browser credentials,
- * and is logged as one audit line: who, what, which limit and the client's hash (never the client key).
+ * PUT} or {@code PATCH}, which no page of another origin can send with the operator's browser credentials.
+ * Every call, allowed or refused, leaves one audit line ({@link OperatorAudit}): who, what, which limit and
+ * the client's hash (never the client key), and what happened.
  */
 @Path("tollgate")
 @RequestScoped
@@ -51,6 +53,9 @@ public class AdminResource {
 
     @Context
     SecurityContext security;
+
+    @Inject
+    OperatorCall call;
 
     @GET
     @Path("admin/state")
@@ -67,10 +72,12 @@ public class AdminResource {
     @Produces(MediaType.APPLICATION_JSON)
     public Response peek(@PathParam("limit") String limit, @QueryParam("client") String client) {
         Tollgate t = authorized();
-        return operate(
-                client,
-                () -> AdminJson.peek(
-                        limit, StoreKeys.clientHash(client), t.admin().peek(limit, client)));
+        return operate(client, "peek at limit '" + limit + "'", () -> {
+            String peeked = AdminJson.peek(
+                    limit, StoreKeys.clientHash(client), t.admin().peek(limit, client));
+            audit("peeked at", limit, client, "");
+            return peeked;
+        });
     }
 
     @DELETE
@@ -78,7 +85,7 @@ public class AdminResource {
     @Produces(MediaType.APPLICATION_JSON)
     public Response reset(@PathParam("limit") String limit, @QueryParam("client") String client) {
         Tollgate t = authorized();
-        return operate(client, () -> {
+        return operate(client, "reset limit '" + limit + "'", () -> {
             boolean had = t.admin().reset(limit, client);
             audit("reset", limit, client, had ? "" : " (it had no state)");
             return AdminJson.reset(limit, StoreKeys.clientHash(client), had);
@@ -93,7 +100,7 @@ public class AdminResource {
             @QueryParam("client") String client,
             @QueryParam("credit") String tokens) {
         Tollgate t = authorized();
-        return operate(client, () -> {
+        return operate(client, "credit limit '" + limit + "'", () -> {
             long asked = number("credit", tokens);
             long credited = t.admin().credit(limit, client, asked);
             audit("credited", limit, client, ": " + asked + " tokens asked, " + credited + " given");
@@ -106,10 +113,12 @@ public class AdminResource {
     @Produces(MediaType.APPLICATION_JSON)
     public Response rules(@PathParam("limit") String limit, @QueryParam("client") String client) {
         Tollgate t = authorized();
-        return operate(
-                client,
-                () -> AdminJson.rules(
-                        limit, StoreKeys.clientHash(client), t.admin().rules(limit, client)));
+        return operate(client, "read the rules of limit '" + limit + "'", () -> {
+            String read = AdminJson.rules(
+                    limit, StoreKeys.clientHash(client), t.admin().rules(limit, client));
+            audit("read the rules of", limit, client, "");
+            return read;
+        });
     }
 
     @PUT
@@ -123,7 +132,7 @@ public class AdminResource {
             @QueryParam("refill-period") String refillPeriod,
             @QueryParam("for") String lasting) {
         Tollgate t = authorized();
-        return operate(client, () -> {
+        return operate(client, "override limit '" + limit + "'", () -> {
             long c = number("capacity", capacity);
             ClientOverride policy = new ClientOverride(
                     c,
@@ -153,7 +162,7 @@ public class AdminResource {
     @Produces(MediaType.APPLICATION_JSON)
     public Response removeOverride(@PathParam("limit") String limit, @QueryParam("client") String client) {
         Tollgate t = authorized();
-        return operate(client, () -> {
+        return operate(client, "remove the override of limit '" + limit + "'", () -> {
             boolean had = t.admin().removeOverride(limit, client);
             audit("removed the override of", limit, client, had ? "" : " (it had none)");
             return AdminJson.removed(limit, StoreKeys.clientHash(client), "removed", had);
@@ -166,7 +175,7 @@ public class AdminResource {
     public Response block(
             @PathParam("limit") String limit, @QueryParam("client") String client, @QueryParam("for") String lasting) {
         Tollgate t = authorized();
-        return operate(client, () -> {
+        return operate(client, "block limit '" + limit + "'", () -> {
             Duration d = duration("for", lasting);
             t.admin().block(limit, client, d);
             audit("blocked", limit, client, " for " + Durations.format(d));
@@ -180,7 +189,7 @@ public class AdminResource {
     @Produces(MediaType.APPLICATION_JSON)
     public Response unblock(@PathParam("limit") String limit, @QueryParam("client") String client) {
         Tollgate t = authorized();
-        return operate(client, () -> {
+        return operate(client, "unblock limit '" + limit + "'", () -> {
             boolean had = t.admin().unblock(limit, client);
             audit("unblocked", limit, client, had ? "" : " (it was not blocked)");
             return AdminJson.removed(limit, StoreKeys.clientHash(client), "unblocked", had);
@@ -188,16 +197,22 @@ public class AdminResource {
     }
 
     /**
-     * Runs an operator's request on {@code client}'s bucket: 400 without a client or with a bad value, 404
-     * for a limit not configured, 501 when the limits are kept in process; when Redis cannot be asked, the
-     * {@link StoreUnavailableMapper}'s 503.
+     * Runs an operator's request on {@code client}'s bucket, which {@code asked} names for the audit line:
+     * 400 without a client or with a bad value, 404 for a limit not configured, 501 when the limits are
+     * kept in process; when Redis cannot be asked, the {@link StoreUnavailableMapper}'s 503, and the audit
+     * line says what failed (and what was done before it).
      */
-    private static Response operate(String client, java.util.function.Supplier<String> action) {
+    private Response operate(String client, String asked, java.util.function.Supplier<String> action) {
         if (client == null) {
+            call.asked(asked);
             return problem(400, "Bad Request", "the client key is required: ?client=<key>");
         }
+        call.asked(asked + " for client " + StoreKeys.clientHash(client));
         try {
             return Response.ok(action.get()).build();
+        } catch (StoreUnavailableException e) {
+            call.failed(e.getMessage());
+            throw e;
         } catch (TollgateConfigException e) {
             return problem(404, "Not Found", e.getMessage());
         } catch (UnsupportedOperationException e) {
@@ -207,9 +222,9 @@ public class AdminResource {
         }
     }
 
-    /** One audit line: who did what to which limit for which client's hash (never the client key). */
+    /** What the audit line says was done: to which limit for which client's hash (never the client key). */
     private void audit(String did, String limit, String client, String detail) {
-        AdminAccess.audit(security, did + " limit '" + limit + "' for client " + StoreKeys.clientHash(client) + detail);
+        call.did(did + " limit '" + limit + "' for client " + StoreKeys.clientHash(client) + detail);
     }
 
     private static long number(String name, String value) {

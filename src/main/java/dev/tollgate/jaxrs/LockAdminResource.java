@@ -2,6 +2,7 @@ package dev.tollgate.jaxrs;
 
 import dev.tollgate.LockAdmin;
 import dev.tollgate.cdi.TollgateRuntime;
+import dev.tollgate.core.StoreUnavailableException;
 import jakarta.enterprise.context.RequestScoped;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.DELETE;
@@ -35,6 +36,9 @@ public class LockAdminResource {
     @Context
     SecurityContext security;
 
+    @Inject
+    OperatorCall call;
+
     @GET
     @Produces(MediaType.APPLICATION_JSON)
     public Response held() {
@@ -48,6 +52,10 @@ public class LockAdminResource {
     @Path("{name}")
     @Produces(MediaType.APPLICATION_JSON)
     public Response forceRelease(@PathParam("name") String name, @QueryParam("fencingToken") String fencingToken) {
+        call.asked("force-release lock '" + OperatorAudit.clean(name, 128) + "'"
+                + (fencingToken == null
+                        ? ""
+                        : " from the holder with fencing token " + OperatorAudit.clean(fencingToken, 40)));
         AdminAccess.authorized(runtime, security);
         Long token;
         try {
@@ -60,12 +68,15 @@ public class LockAdminResource {
             released = token == null ? locks.forceRelease(name) : locks.forceRelease(name, token);
         } catch (IllegalArgumentException e) {
             return AdminAccess.problem(400, "Bad Request", e.getMessage());
+        } catch (StoreUnavailableException e) {
+            call.failed(e.getMessage());
+            throw e;
         }
         String holder = token == null ? "" : " from the holder with fencing token " + token;
         if (!released) {
             return AdminAccess.problem(404, "Not Found", "lock '" + name + "' is not held" + holder);
         }
-        AdminAccess.audit(security, "force-released lock '" + name + "'" + holder);
+        call.did("force-released lock '" + name + "'" + holder);
         return Response.ok(ConsoleJson.released(name)).build();
     }
 }

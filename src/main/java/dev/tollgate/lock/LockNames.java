@@ -65,6 +65,14 @@ public final class LockNames {
     /** The channel of release notices without a key prefix. */
     static final String RELEASED = "tollgate:lock-released";
 
+    /**
+     * The index of the lock names taken lately ({@link LockIndex}), which operators' listings read: one
+     * key (under the key prefix), in a slot of its own on a cluster.
+     */
+    static String indexKey(KeyPrefix prefix) {
+        return prefix.apply("tollgate:lock-names");
+    }
+
     /** {@code ttl} in whole milliseconds, rounded up; {@link IllegalArgumentException} unless &gt; 0. */
     static long ttlMillis(String name, Duration ttl) {
         return Durations.positiveMillis("lock '" + name + "'", ttl);

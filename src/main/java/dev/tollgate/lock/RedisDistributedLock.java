@@ -2,6 +2,7 @@ package dev.tollgate.lock;
 
 import dev.tollgate.LockAdmin;
 import dev.tollgate.LockHold;
+import dev.tollgate.core.SharedCall;
 import dev.tollgate.core.StoreUnavailableException;
 import dev.tollgate.redis.GuardedRedis;
 import dev.tollgate.redis.KeyPrefix;
@@ -10,14 +11,16 @@ import dev.tollgate.redis.RedisLink;
 import dev.tollgate.redis.Subscription;
 import java.time.Duration;
 import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.logging.Logger;
 import redis.clients.jedis.exceptions.JedisConnectionException;
 import redis.clients.jedis.exceptions.JedisException;
-import redis.clients.jedis.params.ScanParams;
-import redis.clients.jedis.resps.ScanResult;
 
 /**
  * Locks in Redis: the lock's key set with its expiry if absent, and the next fencing token (above the
@@ -27,7 +30,8 @@ import redis.clients.jedis.resps.ScanResult;
  *
  * <p>Keys: {@code tollgate:lock:{<name>}} (the token, expiring) and {@code tollgate:fence:{<name>}}
  * (the last fencing token, never expiring), in one cluster slot, each under the key prefix ({@link
- * LockNames#lockKey}).
+ * LockNames#lockKey}); and the names taken lately, for
+ * operators' listings, in {@code tollgate:lock-names} ({@link LockIndex}).
  *
  * <p>Once Redis first answers, its {@code maxmemory-policy} is read: one WARNING when it may evict
  * keys, which can free a held lock.
@@ -48,6 +52,7 @@ public final class RedisDistributedLock implements DistributedLock, LockAdmin {
     private static final LuaScript ACQUIRE = LuaScript.named("lock-acquire");
     private static final LuaScript RELEASE = LuaScript.named("lock-release");
     private static final LuaScript EXTEND = LuaScript.named("lock-extend");
+    private static final LuaScript INSPECT = LuaScript.named("lock-inspect");
 
     private final GuardedRedis redis;
     private final KeyPrefix prefix;
@@ -58,6 +63,8 @@ public final class RedisDistributedLock implements DistributedLock, LockAdmin {
     private final ReleaseNotices notices = new ReleaseNotices();
     private final LockWaiter waiter;
     private final LockWaiter deafWaiter;
+    private final LockIndex index;
+    private final SharedCall<List<LockHold>> listing = new SharedCall<>(this::list);
     private final AtomicBoolean evictionChecked = new AtomicBoolean();
     private Subscription subscription; // guarded by this
 
@@ -73,6 +80,7 @@ public final class RedisDistributedLock implements DistributedLock, LockAdmin {
         this.tokens = new LockTokens(holder);
         this.waiter = new LockWaiter(notices, POLL, keeper::nanoTime);
         this.deafWaiter = new LockWaiter(notices, DEAF_POLL, keeper::nanoTime);
+        this.index = new LockIndex(redis, prefix);
     }
 
     /** Locks on a client the caller keeps and closes, with no guard: each call waits as long as Redis takes. */
@@ -119,6 +127,7 @@ public final class RedisDistributedLock implements DistributedLock, LockAdmin {
         checkEvictionPolicy();
         long value = (Long) reply.get(1);
         if ((Long) reply.get(0) == 1L) {
+            index.taken(name, value);
             return new Acquisition.Acquired(new HeldLock(owner, keeper, name, token, value, ttlMillis, sentAt));
         }
         return new Acquisition.HeldElsewhere(
@@ -182,25 +191,35 @@ public final class RedisDistributedLock implements DistributedLock, LockAdmin {
         }
     }
 
+    /**
+     * The locks held, read by name from the index of the names taken lately ({@link LockIndex}): one
+     * round trip for the index and one per name, whatever else the database holds. Callers that overlap
+     * share one reading.
+     */
     @Override
     public List<LockHold> held() {
-        java.util.Set<String> names = new java.util.TreeSet<>();
-        String pattern = LockNames.lockKey(prefix, "*");
-        for (String node : redis.link().scanNodes()) {
-            String cursor = ScanParams.SCAN_POINTER_START;
-            do {
-                String from = cursor;
-                ScanResult<String> page =
-                        redis.call("list the locks", pattern, () -> redis.link().scan(node, from, pattern));
-                page.getResult().forEach(key -> names.add(LockNames.nameOf(prefix, key)));
-                cursor = page.getCursor();
-            } while (!cursor.equals(ScanParams.SCAN_POINTER_START));
+        return listing.get();
+    }
+
+    private List<LockHold> list() {
+        Map<String, Long> names = index.names();
+        Map<String, Long> free = new LinkedHashMap<>();
+        List<LockHold> held = new ArrayList<>();
+        for (Map.Entry<String, Long> n : new TreeMap<>(names).entrySet()) {
+            Optional<Inspected> found = validName(n.getKey()) ? inspect(n.getKey()) : Optional.empty();
+            found.ifPresentOrElse(h -> held.add(h.hold()), () -> free.put(n.getKey(), n.getValue()));
         }
-        List<LockHold> held = new java.util.ArrayList<>();
-        for (String name : names) {
-            inspect(name).ifPresent(h -> held.add(h.hold()));
-        }
+        index.free(free);
         return List.copyOf(held);
+    }
+
+    private static boolean validName(String name) {
+        try {
+            LockNames.check(name);
+            return true;
+        } catch (IllegalArgumentException e) {
+            return false; // not written by Tollgate: nothing to read, and it leaves the index
+        }
     }
 
     @Override
@@ -247,35 +266,17 @@ public final class RedisDistributedLock implements DistributedLock, LockAdmin {
         }
     }
 
-    /**
-     * Who holds {@code name}, its fencing token and time left: the lock key read before and after the
-     * rest, and the answer given only when both reads agree. A fence key is written only by an
-     * acquisition, which needs the lock free, and every acquisition's token is new: so the fencing token
-     * read between two equal reads is that holder's.
-     */
+    /** Who holds {@code name}, its fencing token and time left: one script, so all three are read together. */
     private Optional<Inspected> inspect(String name) {
-        String lockKey = LockNames.lockKey(prefix, name);
-        for (int attempt = 0; attempt < 3; attempt++) {
-            String before = get(name, lockKey);
-            if (before == null) {
-                return Optional.empty();
-            }
-            long pttl = redis.call("read lock '" + name + "'", lockKey, () -> redis.link()
-                    .jedis()
-                    .pttl(lockKey));
-            String fence = get(name, LockNames.fenceKey(prefix, name));
-            if (before.equals(get(name, lockKey)) && pttl != -2) {
-                Duration left = pttl < 0 ? ChronoUnit.FOREVER.getDuration() : Duration.ofMillis(pttl);
-                return Optional.of(new Inspected(
-                        new LockHold(name, LockTokens.holderOf(before), fencingToken(fence), left), before));
-            }
+        List<?> reply = (List<?>) eval(INSPECT, name, List.of());
+        String token = (String) reply.get(0);
+        if (token == null) {
+            return Optional.empty();
         }
-        return Optional.empty();
-    }
-
-    private String get(String name, String key) {
-        return redis.call(
-                "read lock '" + name + "'", key, () -> redis.link().jedis().get(key));
+        long pttl = (Long) reply.get(1);
+        Duration left = pttl < 0 ? ChronoUnit.FOREVER.getDuration() : Duration.ofMillis(pttl);
+        return Optional.of(new Inspected(
+                new LockHold(name, LockTokens.holderOf(token), fencingToken((String) reply.get(2)), left), token));
     }
 
     private static long fencingToken(String fence) {

@@ -13,8 +13,6 @@ import redis.clients.jedis.RedisSentinelClient;
 import redis.clients.jedis.UnifiedJedis;
 import redis.clients.jedis.exceptions.JedisConnectionException;
 import redis.clients.jedis.exceptions.JedisException;
-import redis.clients.jedis.params.ScanParams;
-import redis.clients.jedis.resps.ScanResult;
 import redis.clients.jedis.util.JedisClusterCRC16;
 import redis.clients.jedis.util.Pool;
 
@@ -38,10 +36,8 @@ import redis.clients.jedis.util.Pool;
 public final class RedisLink implements AutoCloseable {
 
     /** Builds the commands sent on a cluster node's own connection (RESP2, as every Tollgate connection). */
-    private static final redis.clients.jedis.CommandObjects SCAN_COMMANDS =
-            new redis.clients.jedis.CommandObjects(redis.clients.jedis.RedisProtocol.RESP2);
-
     private final Supplier<Built> factory;
+
     private final String description;
     private final ThreadLocal<Pinned> pinned = new ThreadLocal<>();
     /** Scripts run at the same time on the callers' leased connections, batched into one write. */
@@ -260,35 +256,6 @@ public final class RedisLink implements AutoCloseable {
             }
         }
         return infos;
-    }
-
-    /**
-     * The nodes whose keys {@link #scan} pages through: {@code ""} for one server (or Sentinel's master),
-     * each node's {@code host:port} for a cluster (its replicas too: read each key found from its master).
-     */
-    public List<String> scanNodes() {
-        return current() instanceof RedisClusterClient cluster
-                ? List.copyOf(cluster.getClusterNodes().keySet())
-                : List.of("");
-    }
-
-    /**
-     * One page of {@code SCAN <cursor> MATCH <pattern> COUNT 1000} on {@code node} (one of {@link
-     * #scanNodes}); a cluster node that is gone has no keys.
-     */
-    public ScanResult<String> scan(String node, String cursor, String pattern) {
-        ScanParams params = new ScanParams().match(pattern).count(1000);
-        UnifiedJedis jedis = current();
-        if (!(jedis instanceof RedisClusterClient cluster)) {
-            return jedis.scan(cursor, params);
-        }
-        Pool<Connection> pool = cluster.getClusterNodes().get(node);
-        if (pool == null) {
-            return new ScanResult<>(ScanParams.SCAN_POINTER_START, List.of());
-        }
-        try (Connection c = pool.getResource()) {
-            return c.executeCommand(SCAN_COMMANDS.scan(cursor, params));
-        }
     }
 
     /** The Jedis client, for callers that need a command this seam does not offer. */

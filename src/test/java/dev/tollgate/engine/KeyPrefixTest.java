@@ -134,6 +134,7 @@ class KeyPrefixTest {
                                 "tg:op:{api:" + StoreKeys.clientHash("carol") + "}",
                                 "tollgate:lock:{nightly}",
                                 "tollgate:fence:{nightly}",
+                                "tollgate:lock-names",
                                 "tollgate:counter:{signups}",
                                 "tg:in:{reports:" + StoreKeys.clientHash("dave") + "}")),
                         keys);
