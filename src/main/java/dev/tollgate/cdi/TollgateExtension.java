@@ -41,8 +41,8 @@ public class TollgateExtension implements Extension {
     }
 
     void validate(@Observes AfterDeploymentValidation event, BeanManager beans) {
-        checked = new DeploymentCheck.Beans(
-                annotated, name -> !beans.getBeans(name).isEmpty());
+        checked = new DeploymentCheck.Beans(annotated, (name, type) -> beans.getBeans(name).stream()
+                .anyMatch(b -> b.getTypes().contains(type)));
         List<String> problems =
                 DeploymentCheck.problems(new MicroProfilePropertySource(ConfigProvider.getConfig()), checked);
         if (!problems.isEmpty()) {

@@ -1,5 +1,7 @@
 package dev.tollgate.config;
 
+import dev.tollgate.KeyResolver;
+import dev.tollgate.PlanResolver;
 import dev.tollgate.RateLimited;
 import dev.tollgate.TollgateConfigException;
 import dev.tollgate.ratelimit.Algorithm;
@@ -13,6 +15,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.BiPredicate;
 import java.util.function.Function;
 import java.util.function.Predicate;
 import java.util.stream.Stream;
@@ -33,13 +36,20 @@ public final class DeploymentCheck {
      *
      * @param annotated the classes that carry {@code @RateLimited}, {@code @ConcurrencyLimited} or {@code
      *     @OncePerCluster}
-     * @param named whether a bean of that name exists, for {@code key=<bean name>} and {@code plan-resolver}
+     * @param named whether a bean of that name exists with that type among its bean types ({@code
+     *     KeyResolver} for {@code key=<bean name>}, {@code PlanResolver} for {@code plan-resolver}): a bean of
+     *     the name but of another type would fail every request that looks it up
      */
-    public record Beans(Collection<Class<?>> annotated, Predicate<String> named) {
+    public record Beans(Collection<Class<?>> annotated, BiPredicate<String, Class<?>> named) {
 
         public Beans {
             annotated = List.copyOf(annotated);
             Objects.requireNonNull(named, "named");
+        }
+
+        /** Beans whose names alone are checked ({@code named}), whatever their types. */
+        public Beans(Collection<Class<?>> annotated, Predicate<String> named) {
+            this(annotated, (name, type) -> named.test(name));
         }
 
         /**
@@ -94,7 +104,8 @@ public final class DeploymentCheck {
     /** The one check, for a deployment and a reload alike. */
     private static Outcome check(PropertySource properties, Function<Path, LimitsFile.Read> file, Beans beans) {
         Collection<Class<?>> beanClasses = beans.annotated();
-        Predicate<String> beanNamed = beans.named();
+        Predicate<String> keyBean = name -> beans.named().test(name, KeyResolver.class);
+        Predicate<String> planBean = name -> beans.named().test(name, PlanResolver.class);
         SettingsReader.Reading settings = SettingsReader.check(properties, file);
         List<String> problems = new ArrayList<>(settings.problems());
         for (Class<?> type : beanClasses) {
@@ -120,23 +131,24 @@ public final class DeploymentCheck {
             });
         }
         settings.settings().ifPresent(s -> s.concurrency().values().forEach(c -> {
-            if (c.key() instanceof KeySpec.Bean b && !beanNamed.test(b.name())) {
+            if (c.key() instanceof KeySpec.Bean b && !keyBean.test(b.name())) {
                 problems.add("tollgate.concurrency." + c.name() + ".key=" + b.name()
                         + " (expected ip, principal, global, header:<Name> or the name of a KeyResolver bean;"
-                        + " no bean is named '" + b.name() + "')");
+                        + " no KeyResolver bean is named '" + b.name() + "')");
             }
         }));
         settings.limits().values().forEach(limit -> {
-            if (limit.key() instanceof KeySpec.Bean b && !beanNamed.test(b.name())) {
+            if (limit.key() instanceof KeySpec.Bean b && !keyBean.test(b.name())) {
                 problems.add("tollgate.limits." + limit.name() + ".key=" + b.name()
                         + " (expected ip, principal, global, header:<Name> or the name of a KeyResolver bean;"
-                        + " no bean is named '" + b.name() + "')");
+                        + " no KeyResolver bean is named '" + b.name() + "')");
             }
         });
         settings.settings().ifPresent(s -> s.plans().forEach((limit, plans) -> {
-            if (!beanNamed.test(plans.resolver())) {
+            if (!planBean.test(plans.resolver())) {
                 problems.add("tollgate.limits." + limit + ".plan-resolver=" + plans.resolver()
-                        + " (expected the name of a PlanResolver bean; no bean is named '" + plans.resolver() + "')");
+                        + " (expected the name of a PlanResolver bean; no PlanResolver bean is named '"
+                        + plans.resolver() + "')");
             }
         }));
         LockSpecs locks = new LockSpecs(properties);

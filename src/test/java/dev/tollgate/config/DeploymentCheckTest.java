@@ -101,9 +101,34 @@ class DeploymentCheckTest {
                 "tollgate.limits.api.key", "tenantKeys");
         assertEquals(
                 List.of("tollgate.limits.api.key=tenantKeys (expected ip, principal, global, header:<Name> or the name"
-                        + " of a KeyResolver bean; no bean is named 'tenantKeys')"),
+                        + " of a KeyResolver bean; no KeyResolver bean is named 'tenantKeys')"),
                 DeploymentCheck.problems(PropertySource.of(props), List.of(), name -> false));
         assertEquals(List.of(), DeploymentCheck.problems(PropertySource.of(props), List.of(), "tenantKeys"::equals));
+    }
+
+    @Test
+    void aBeanOfTheNameButNotAKeyResolverOrPlanResolverIsReported() {
+        Map<String, String> props = Map.of(
+                "tollgate.limits.api.capacity", "10",
+                "tollgate.limits.api.refill-tokens", "1",
+                "tollgate.limits.api.key", "demoPlans",
+                "tollgate.limits.api.plans", "free:api-free",
+                "tollgate.limits.api.plan-resolver", "tenantKeys",
+                "tollgate.limits.api-free.capacity", "5",
+                "tollgate.limits.api-free.refill-tokens", "1");
+        // demoPlans is a PlanResolver and tenantKeys a KeyResolver: each is named where the other is wanted.
+        DeploymentCheck.Beans beans = new DeploymentCheck.Beans(
+                List.of(),
+                (name, type) -> name.equals("demoPlans") && type == dev.tollgate.PlanResolver.class
+                        || name.equals("tenantKeys") && type == dev.tollgate.KeyResolver.class);
+        List<String> problems = DeploymentCheck.problems(PropertySource.of(props), beans);
+        assertEquals(2, problems.size(), problems::toString);
+        assertTrue(problems.get(0).endsWith("no KeyResolver bean is named 'demoPlans')"), problems::toString);
+        assertTrue(problems.get(1).endsWith("no PlanResolver bean is named 'tenantKeys')"), problems::toString);
+        props = new java.util.HashMap<>(props);
+        props.put("tollgate.limits.api.key", "tenantKeys");
+        props.put("tollgate.limits.api.plan-resolver", "demoPlans");
+        assertEquals(List.of(), DeploymentCheck.problems(PropertySource.of(props), beans));
     }
 
     static class Reports {
@@ -144,7 +169,7 @@ class DeploymentCheckTest {
                 "tollgate.concurrency.reports.max-in-flight", "4", "tollgate.concurrency.reports.key", "tenantKeys");
         assertEquals(
                 List.of("tollgate.concurrency.reports.key=tenantKeys (expected ip, principal, global, header:<Name>"
-                        + " or the name of a KeyResolver bean; no bean is named 'tenantKeys')"),
+                        + " or the name of a KeyResolver bean; no KeyResolver bean is named 'tenantKeys')"),
                 DeploymentCheck.problems(PropertySource.of(props), List.of(), name -> false));
     }
 

@@ -109,8 +109,8 @@ class PlanSettingsTest {
         m.put("tollgate.limits.api.plan-resolver", "tier");
         List<String> problems = DeploymentCheck.problems(PropertySource.of(m), List.of(), name -> false);
         assertEquals(
-                List.of("tollgate.limits.api.plan-resolver=tier (expected the name of a PlanResolver bean; no bean is"
-                        + " named 'tier')"),
+                List.of("tollgate.limits.api.plan-resolver=tier (expected the name of a PlanResolver bean; no"
+                        + " PlanResolver bean is named 'tier')"),
                 problems);
     }
 }

@@ -133,11 +133,11 @@ public class ReloadIT {
         refused(
                 "tollgate.limits.demo-reload.capacity=9\ntollgate.limits.demo-reload.key=IP\n",
                 "tollgate.limits.demo-reload.key=IP (expected ip, principal, global, header:<Name> or the name of a"
-                        + " KeyResolver bean; no bean is named 'IP')",
+                        + " KeyResolver bean; no KeyResolver bean is named 'IP')",
                 "192.0.2.4");
         refused(
                 "tollgate.limits.demo-reload.capacity=9\ntollgate.limits.demo-reload.key=noSuchKeyResolver\n",
-                "no bean is named 'noSuchKeyResolver'",
+                "no KeyResolver bean is named 'noSuchKeyResolver'",
                 "192.0.2.5");
 
         // A bean that exists passes the same check, looked up from the reloader's thread.
