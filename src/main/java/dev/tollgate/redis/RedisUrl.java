@@ -114,9 +114,9 @@ public record RedisUrl(
     }
 
     /**
-     * {@code url} as logs and error messages may show it: {@link #safeText} when it parses; otherwise its
-     * scheme and {@code ***} ({@code redis://***}), because in a URL that does not parse nothing tells a
-     * mistyped password from a host or a port.
+     * {@code url} as logs and error messages may show it: {@link #safeText} when it parses (or when only its
+     * scheme is wrong); otherwise its scheme and {@code ***} ({@code redis://***}), because in a URL that
+     * does not parse nothing tells a mistyped password from a host or a port.
      */
     public static String mask(String url) {
         if (url == null) {
@@ -128,7 +128,18 @@ public record RedisUrl(
             String s = url.trim();
             int sep = s.indexOf("://");
             String scheme = sep < 0 ? "" : s.substring(0, sep);
-            return (SCHEME.matcher(scheme).matches() ? scheme + "://" : "") + "***";
+            if (!SCHEME.matcher(scheme).matches()) {
+                return "***";
+            }
+            if (scheme.toLowerCase(Locale.ROOT).startsWith("redis")) {
+                return scheme + "://***";
+            }
+            try { // only the scheme is wrong (http://host:6379): the rest is shown as parsed
+                return scheme
+                        + parse("redis://" + s.substring(sep + 3)).safeText().substring("redis".length());
+            } catch (IllegalArgumentException notEither) {
+                return scheme + "://***";
+            }
         }
     }
 

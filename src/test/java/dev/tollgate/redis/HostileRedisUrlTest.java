@@ -142,6 +142,21 @@ class HostileRedisUrlTest {
         assertEquals(masked, RedisUrl.parse(url).toString());
     }
 
+    /** Only the scheme wrong: the address is shown as it would parse, user information masked. */
+    @ParameterizedTest
+    @CsvSource(
+            delimiter = '|',
+            value = {
+                "http://127.0.0.1:6379|http://127.0.0.1:6379",
+                "http://user:S3cretPw@host:6379|http://***@host:6379",
+                "tcp://host|tcp://host:6379",
+                "http://default:S3cretPw:6379|http://***",
+            })
+    void aWrongSchemeAloneShowsTheAddress(String url, String masked) {
+        assertEquals(masked, RedisUrl.mask(url));
+        assertThrows(IllegalArgumentException.class, () -> RedisUrl.parse(url));
+    }
+
     private static String trace(Throwable t) {
         StringWriter w = new StringWriter();
         t.printStackTrace(new PrintWriter(w));
