@@ -17,7 +17,10 @@ import java.util.function.ToLongFunction;
  * of its entries' weights within it (keys can be chosen by clients, so a flood of fresh keys must not
  * fill the heap): over it, entries are evicted one at a time from a sample of {@value
  * #EVICTION_SAMPLE}, an expired one first, else the one updated longest ago (an approximated LRU, as
- * Redis's). Evicting a live entry forgets its state.
+ * Redis's). Evicting a live entry forgets its state. A map {@linkplain #keepingLive built to keep live
+ * entries} (lock and counter names: forgetting a held lock would let a second holder in) never evicts
+ * one: over its bound it makes room only by dropping an expired entry of a sample, and refuses a new key
+ * when it finds none ({@link Full}).
  *
  * @param <V> the state kept per key
  */
@@ -36,13 +39,14 @@ public final class ExpiringMap<V> {
     private final ToLongFunction<V> expiresAt;
     private final ToLongFunction<V> weightOf;
     private final long maxWeight;
+    private final boolean keepLive;
     private Iterator<Slot<V>> cursor;
 
     /** An entry as of its last update: what the sweep and eviction read without the key's lock. */
     private record Slot<V>(String key, V state, long expiresAt, long weight, long updatedAt) {}
 
     /**
-     * A map without a bound, for state whose keys come from code (lock and counter names).
+     * A map without a bound.
      *
      * @param expiresAt when an entry can be forgotten, in the clock's microseconds ({@link Long#MAX_VALUE}: never)
      */
@@ -51,11 +55,28 @@ public final class ExpiringMap<V> {
     }
 
     /**
+     * A map of at most {@code maxEntries} keys that never evicts a live entry: a new key over the bound
+     * takes the place of an expired entry from a sample, or is refused with {@link Full}.
+     */
+    public static <V> ExpiringMap<V> keepingLive(MicrosClock clock, ToLongFunction<V> expiresAt, int maxEntries) {
+        return new ExpiringMap<>(clock, expiresAt, maxEntries, v -> 1, true);
+    }
+
+    /**
      * A map whose entries' weights stay within {@code maxWeight}.
      *
      * @param weightOf how much of the bound an entry takes, at least 1
      */
     public ExpiringMap(MicrosClock clock, ToLongFunction<V> expiresAt, long maxWeight, ToLongFunction<V> weightOf) {
+        this(clock, expiresAt, maxWeight, weightOf, false);
+    }
+
+    private ExpiringMap(
+            MicrosClock clock,
+            ToLongFunction<V> expiresAt,
+            long maxWeight,
+            ToLongFunction<V> weightOf,
+            boolean keepLive) {
         if (maxWeight < 1) {
             throw new IllegalArgumentException("maxWeight must be >= 1, but was " + maxWeight);
         }
@@ -63,6 +84,16 @@ public final class ExpiringMap<V> {
         this.expiresAt = expiresAt;
         this.maxWeight = maxWeight;
         this.weightOf = weightOf;
+        this.keepLive = keepLive;
+    }
+
+    /** A map {@linkplain #keepingLive keeping live entries} is full of them: the new key was not added. */
+    public static final class Full extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        private Full(long maxEntries) {
+            super("holds " + maxEntries + " live entries, the most it may", null, false, false);
+        }
     }
 
     /** The new state of a key (null: forget it) and what the update answers. */
@@ -75,21 +106,46 @@ public final class ExpiringMap<V> {
         Updated<V, R> apply(V live, long nowMicros);
     }
 
-    /** Runs {@code step} on {@code key}'s state atomically and returns its answer. */
+    /**
+     * Runs {@code step} on {@code key}'s state atomically and returns its answer.
+     *
+     * @throws Full when the map keeps live entries, {@code key} is new and there is no room for it (the
+     *     step did not run)
+     */
     public <R> R update(String key, Step<V, R> step) {
         long now = clock.nowMicros();
         sweep(now);
+        if (keepLive && weight.get() >= maxWeight && !entries.containsKey(key)) {
+            evictExpired(now, key);
+        }
         Object[] answer = new Object[1];
+        boolean[] refused = {false};
         entries.compute(key, (k, slot) -> {
-            Updated<V, R> u = step.apply(slot == null || slot.expiresAt() <= now ? null : slot.state(), now);
+            // A new key of a map that keeps live entries takes its place before its step runs, so
+            // concurrent updates never hold more than the bound.
+            long reserved = keepLive && slot == null ? reserve() : 0;
+            if (reserved < 0) {
+                refused[0] = true;
+                return null;
+            }
+            Updated<V, R> u;
+            try {
+                u = step.apply(slot == null || slot.expiresAt() <= now ? null : slot.state(), now);
+            } catch (RuntimeException | Error e) {
+                weight.addAndGet(-reserved);
+                throw e;
+            }
             answer[0] = u.answer();
             Slot<V> next = u.state() == null
                     ? null
                     : new Slot<>(k, u.state(), expiresAt.applyAsLong(u.state()), weightOf.applyAsLong(u.state()), now);
-            weight.addAndGet((next == null ? 0 : next.weight()) - (slot == null ? 0 : slot.weight()));
+            weight.addAndGet((next == null ? 0 : next.weight()) - (slot == null ? 0 : slot.weight()) - reserved);
             return next;
         });
-        while (weight.get() > maxWeight && evictOne(now, key)) {
+        if (refused[0]) {
+            throw new Full(maxWeight);
+        }
+        while (!keepLive && weight.get() > maxWeight && evictOne(now, key)) {
             // one at a time, until within the bound
         }
         @SuppressWarnings("unchecked")
@@ -101,6 +157,18 @@ public final class ExpiringMap<V> {
     public Optional<V> get(String key) {
         Slot<V> slot = entries.get(key);
         return slot == null || slot.expiresAt() <= clock.nowMicros() ? Optional.empty() : Optional.of(slot.state());
+    }
+
+    /** The live entries' keys and states, as of now: O(entries), for an operator's listing. */
+    public java.util.Map<String, V> live() {
+        long now = clock.nowMicros();
+        java.util.Map<String, V> live = new java.util.TreeMap<>();
+        entries.values().forEach(slot -> {
+            if (slot.expiresAt() > now) {
+                live.put(slot.key(), slot.state());
+            }
+        });
+        return live;
     }
 
     /** Entries held, expired or not. */
@@ -129,6 +197,35 @@ public final class ExpiringMap<V> {
                     removeIfExpired(slot.key(), now);
                 }
             }
+        } finally {
+            cursorLock.unlock();
+        }
+    }
+
+    /** One place for a new key: 1, or -1 when the map is full. */
+    private long reserve() {
+        for (long w = weight.get(); w < maxWeight; w = weight.get()) {
+            if (weight.compareAndSet(w, w + 1)) {
+                return 1;
+            }
+        }
+        return -1;
+    }
+
+    /** Drops one expired entry of a sample, other than {@code keep}; false when the sample had none. */
+    private boolean evictExpired(long now, String keep) {
+        cursorLock.lock();
+        try {
+            for (int i = 0; i < EVICTION_SAMPLE; i++) {
+                Slot<V> slot = next();
+                if (slot != null
+                        && !slot.key().equals(keep)
+                        && slot.expiresAt() <= now
+                        && removeIfExpired(slot.key(), now)) {
+                    return true;
+                }
+            }
+            return false;
         } finally {
             cursorLock.unlock();
         }

@@ -259,7 +259,8 @@ public class AdminResource {
                     .header("Cache-Control", "no-store")
                     .header(
                             "Content-Security-Policy",
-                            "default-src 'self'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; connect-src 'self'")
+                            "default-src 'self'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; connect-src 'self';"
+                                    + " frame-ancestors 'none'; base-uri 'none'")
                     .build();
         } catch (IOException e) {
             throw new UncheckedIOException(e);

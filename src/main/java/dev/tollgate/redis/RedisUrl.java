@@ -21,7 +21,10 @@ import java.util.regex.Pattern;
  * Parsed by hand, not by {@link java.net.URI}: a comma-separated host list is no URI authority, and
  * host names with {@code _} (as in compose files: {@code redis_cache}) are no URI host. Everything before
  * the last {@code @} is user information, so a password may hold any character; user and password may
- * also be percent-encoded. No message, log line or {@link #toString} shows any of the user information.
+ * also be percent-encoded. No message, log line or {@link #toString} shows any of the user information;
+ * a URL that fails to parse is shown as its scheme and {@code ***} only, and the message saying why
+ * names the part by its place (host 2's port), never by its text: without an {@code @} (a typo such as
+ * {@code redis://default:S3cret:6379}), any part of the URL may be a password.
  *
  * @param kind what sort of deployment
  * @param tls whether to connect with TLS
@@ -36,6 +39,7 @@ public record RedisUrl(
 
     private static final Pattern HOST = Pattern.compile("[A-Za-z0-9._-]{1,253}");
     private static final Pattern IPV6 = Pattern.compile("[0-9A-Fa-f:.]{2,45}");
+    private static final Pattern SCHEME = Pattern.compile("[A-Za-z][A-Za-z0-9+.-]{0,31}");
 
     /** The sort of Redis deployment a URL names. */
     public enum Kind {
@@ -86,7 +90,7 @@ public record RedisUrl(
 
     /**
      * Parses {@code text}; the {@link IllegalArgumentException} says what is wrong, never any part of the
-     * user name or password. Everything before the last {@code @} is the user information, so a password
+     * URL but its scheme. Everything before the last {@code @} is the user information, so a password
      * may hold {@code @}, {@code /}, {@code ,} or {@code :} as they are (percent-encoding works too).
      */
     public static RedisUrl parse(String text) {
@@ -109,15 +113,34 @@ public record RedisUrl(
         return parse(kind, scheme.startsWith("rediss"), s.substring(sep + 3));
     }
 
-    /** The URL with everything before the last {@code @} masked, for logs and error messages. */
+    /**
+     * {@code url} as logs and error messages may show it: {@link #safeText} when it parses (or when only its
+     * scheme is wrong); otherwise its scheme and {@code ***} ({@code redis://***}), because in a URL that
+     * does not parse nothing tells a mistyped password from a host or a port.
+     */
     public static String mask(String url) {
         if (url == null) {
             return null;
         }
-        int sep = url.indexOf("://");
-        int from = sep < 0 ? 0 : sep + 3;
-        int at = url.lastIndexOf('@');
-        return at < from ? url : url.substring(0, from) + "***" + url.substring(at);
+        try {
+            return parse(url).safeText();
+        } catch (IllegalArgumentException e) {
+            String s = url.trim();
+            int sep = s.indexOf("://");
+            String scheme = sep < 0 ? "" : s.substring(0, sep);
+            if (!SCHEME.matcher(scheme).matches()) {
+                return "***";
+            }
+            if (scheme.toLowerCase(Locale.ROOT).startsWith("redis")) {
+                return scheme + "://***";
+            }
+            try { // only the scheme is wrong (http://host:6379): the rest is shown as parsed
+                return scheme
+                        + parse("redis://" + s.substring(sep + 3)).safeText().substring("redis".length());
+            } catch (IllegalArgumentException notEither) {
+                return scheme + "://***";
+            }
+        }
     }
 
     /** This URL as text, user and password masked. */
@@ -163,7 +186,7 @@ public record RedisUrl(
             }
             case CLUSTER -> {
                 if (!path.isEmpty() && !path.equals("0")) {
-                    throw new IllegalArgumentException("a Redis Cluster has only database 0; remove '/" + path + "'");
+                    throw new IllegalArgumentException("a Redis Cluster has only database 0; remove the path");
                 }
                 yield new RedisUrl(kind, tls, nodes, auth[0], auth[1], 0, null);
             }
@@ -180,15 +203,22 @@ public record RedisUrl(
 
     private static List<Node> nodes(String hosts, int defaultPort) {
         List<Node> nodes = new ArrayList<>();
-        for (String entry : hosts.split(",", -1)) {
-            nodes.add(node(entry.trim(), defaultPort));
+        String[] entries = hosts.split(",", -1);
+        for (int i = 0; i < entries.length; i++) {
+            Node n = node(entries[i].trim(), defaultPort, "host " + (i + 1));
+            if (nodes.contains(n)) {
+                throw new IllegalArgumentException(
+                        "nodes must not repeat, but host " + (i + 1) + " repeats host " + (nodes.indexOf(n) + 1));
+            }
+            nodes.add(n);
         }
         return nodes;
     }
 
-    private static Node node(String entry, int defaultPort) {
+    /** One {@code host[:port]}; {@code which} ("host 2") names it in a message, never its text. */
+    private static Node node(String entry, int defaultPort, String which) {
         if (entry.isEmpty()) {
-            throw new IllegalArgumentException("empty host in the host list");
+            throw new IllegalArgumentException("empty host in the host list (" + which + ")");
         }
         int colon = entry.lastIndexOf(':');
         boolean bracketed = entry.startsWith("[");
@@ -196,16 +226,20 @@ public record RedisUrl(
             colon = -1;
         }
         String host = colon < 0 ? entry : entry.substring(0, colon);
-        int port = colon < 0 ? defaultPort : number(entry.substring(colon + 1), "port of " + entry);
+        int port = colon < 0 ? defaultPort : number(entry.substring(colon + 1), "the port of " + which);
+        if (port < 1 || port > 65535) {
+            throw new IllegalArgumentException("the port of " + which + " must be 1..65535");
+        }
         if (bracketed) {
             host = host.endsWith("]") ? host.substring(1, host.length() - 1) : "";
             if (!IPV6.matcher(host).matches()) {
-                throw new IllegalArgumentException("a bracketed host is an IPv6 address, as in [::1]:6379");
+                throw new IllegalArgumentException(which + ": a bracketed host is an IPv6 address, as in [::1]:6379");
             }
         } else if (host.contains(":")) {
-            throw new IllegalArgumentException("an IPv6 host goes in brackets: [" + host + "]");
+            throw new IllegalArgumentException(which + " has more than one ':' (an IPv6 host goes in brackets, as in"
+                    + " [::1]:6379; a password goes before an '@', as in redis://user:password@host:6379)");
         } else if (!HOST.matcher(host).matches()) {
-            throw new IllegalArgumentException("'" + host + "' is not a host name: letters, digits, '.', '-' and '_'");
+            throw new IllegalArgumentException(which + " is not a host name: letters, digits, '.', '-' and '_'");
         }
         return new Node(host, port);
     }
@@ -223,11 +257,12 @@ public record RedisUrl(
         return new String[] {user.isEmpty() ? null : user, decode(userInfo.substring(colon + 1), "the password")};
     }
 
+    /** {@code text} as a number; the message names {@code what}, never the text (it may be a password). */
     private static int number(String text, String what) {
         try {
             return Integer.parseInt(text);
         } catch (NumberFormatException e) {
-            throw new IllegalArgumentException(what + " is not a number: '" + text + "'");
+            throw new IllegalArgumentException(what + " is not a number");
         }
     }
 

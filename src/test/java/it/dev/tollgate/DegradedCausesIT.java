@@ -111,8 +111,9 @@ class DegradedCausesIT {
         long auth = metric("tollgate_degraded_decisions_total", "demo", "allowed", "auth");
         assertTrue(auth >= 5, "degraded with cause auth: " + auth + "\n" + metrics());
         assertEquals(0, metric("tollgate_breaker_open", null, null, null), "refused credentials are not an outage");
-        String ready = server.get("/health/ready").body();
-        assertTrue(ready.contains("\"redisAuth\":\"refused: ") && ready.contains("WRONGPASS"), ready);
+        String console = operatorConsole();
+        assertTrue(console.contains("\"authFailure\":\"") && console.contains("WRONGPASS"), console);
+        assertFalse(server.get("/health/ready").body().contains("WRONGPASS"), "readiness says only UP");
         assertEquals(1, logLines("refuses Tollgate's credentials or permissions"), "one ERROR while it lasts");
         assertTrue(
                 server.log()
@@ -132,7 +133,7 @@ class DegradedCausesIT {
         assertEquals(
                 200, server.get("/demo/hello", "X-Forwarded-For", "10.42.1.1").statusCode());
         assertEquals(before + 1, metric("tollgate_decisions_total", "demo", "allowed", null), "decided by Redis");
-        assertTrue(server.get("/health/ready").body().contains("\"redisAuth\":\"ok\""));
+        assertTrue(operatorConsole().contains("\"authFailure\":null"), operatorConsole());
         assertEquals(1, logLines("accepts Tollgate's credentials again"));
     }
 
@@ -265,6 +266,12 @@ class DegradedCausesIT {
         assertEquals(0, back.remaining(), "Redis's count, untouched by the local spends");
         assertEquals(redisAllowed + 1, metric("tollgate_decisions_total", "demo-reload", "allowed", null));
         assertEquals(2, metric("tollgate_local_fallback_decisions_total", "demo-reload", "allowed", null));
+    }
+
+    /** The operator's console data: the breaker and Redis's refusal, which readiness no longer shows. */
+    private static String operatorConsole() throws Exception {
+        return AdminHttp.send(server.baseUrl(), "GET", "/tollgate/admin/console", AdminHttp.OPERATOR)
+                .body();
     }
 
     private static String metrics() throws Exception {

@@ -47,6 +47,8 @@ class EnvironmentConfigIT {
         env.put("TOLLGATE_HTTP_TRUSTED_PROXIES", "127.0.0.1/32");
         env.put("TOLLGATE_HTTP_CLIENT_HEADER", "X-Forwarded-For");
         env.put("TOLLGATE_HTTP_IPV6_PREFIX", "32");
+        // The WAR's own properties enable the operator resource; the environment turns it off.
+        env.put("TOLLGATE_ADMIN_ENABLED", "false");
         // The case: a limit setting with a hyphen, beside one that always worked.
         env.put("TOLLGATE_LIMITS_DEMO_FAIL_OPEN", "false");
         env.put("TOLLGATE_LIMITS_DEMO_REFILL_TOKENS", "0");
@@ -204,6 +206,33 @@ class EnvironmentConfigIT {
                     "no RateLimit field: " + r.statusCode() + " " + r.headers().map());
         }
         return Integer.parseInt(m.group(1));
+    }
+
+    /**
+     * With the operator resource disabled, nothing on its paths answers but 404, whatever the method: JAX-RS
+     * answered {@code OPTIONS} itself (200 and an {@code Allow} list) while the resource said 404.
+     */
+    @Test
+    void everyMethodOnTheOperatorPathsAnswers404WhileTheOperatorResourceIsDisabled() throws Exception {
+        for (String path : List.of(
+                "/tollgate/admin/state",
+                "/tollgate/admin/limits/demo/clients?client=x",
+                "/tollgate/admin/limits/demo/block?client=x&for=1m",
+                "/tollgate/admin/locks",
+                "/tollgate/admin/locks/demo-report",
+                "/tollgate/admin/console",
+                "/tollgate/console",
+                "//tollgate/admin/state",
+                "/tollgate/admin/state/",
+                "/tollgate;x=1/admin/state")) {
+            for (String method : List.of("GET", "HEAD", "OPTIONS", "POST", "PUT", "PATCH", "DELETE")) {
+                for (String credentials : java.util.Arrays.asList(null, AdminHttp.OPERATOR)) {
+                    HttpResponse<String> r = AdminHttp.send(server.baseUrl(), method, path, credentials);
+                    assertEquals(404, r.statusCode(), method + " " + path + ": " + r.headers() + " " + r.body());
+                    assertTrue(r.headers().firstValue("Allow").isEmpty(), method + " " + path + ": " + r.headers());
+                }
+            }
+        }
     }
 
     private static List<String> keys(Jedis admin, String pattern) {

@@ -38,6 +38,37 @@ public class OperateIT {
         return send(base, "GET", path, credentials);
     }
 
+    /**
+     * No page of another origin can frame the console (or an operator answer) to trick an operator's
+     * clicks: {@code frame-ancestors 'none'} and {@code X-Frame-Options: DENY} on every operator answer,
+     * refusals included.
+     */
+    @Test
+    void operatorAnswersCannotBeFramed() throws Exception {
+        String base = LibertyServer.baseUrl();
+        for (String path : java.util.List.of(
+                "/tollgate/console", "/tollgate/admin/state", "/tollgate/admin/console", "/tollgate/admin/locks")) {
+            for (String credentials : java.util.Arrays.asList(OPERATOR, AdminHttp.VIEWER, null)) {
+                HttpResponse<String> r = get(base, path, credentials);
+                String what = path + " as " + credentials + ": " + r.statusCode() + " " + r.headers();
+                assertEquals(
+                        OPERATOR.equals(credentials) ? 200 : credentials == null ? 401 : 403, r.statusCode(), what);
+                assertEquals("DENY", r.headers().firstValue("X-Frame-Options").orElse(null), what);
+                assertTrue(
+                        r.headers()
+                                .firstValue("Content-Security-Policy")
+                                .orElse("")
+                                .contains("frame-ancestors 'none'"),
+                        what);
+            }
+        }
+        String page = get(base, "/tollgate/console", OPERATOR)
+                .headers()
+                .firstValue("Content-Security-Policy")
+                .orElse("");
+        assertTrue(page.contains("script-src 'unsafe-inline'") && page.contains("connect-src 'self'"), page);
+    }
+
     @Test
     void theAdminResourceAnswersOnlyAnOperator() throws Exception {
         String base = LibertyServer.baseUrl();
