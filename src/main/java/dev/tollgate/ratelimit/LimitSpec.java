@@ -17,6 +17,10 @@ import java.time.Duration;
  *     its own ({@code tollgate.limits.<name>.shadow.*}); null when there is none
  * @param localFallback the policy of this server's in-process bucket that decides while the store
  *     cannot be asked ({@code local-fallback=true}); null: the degraded decision ({@code fail-open})
+ * @param loadShare the policy of this server's in-process bucket that decides a call of a fail-open
+ *     limit when this server's own load kept it from Redis's answer ({@link
+ *     dev.tollgate.DegradedCause#isLoad()}), even without a local fallback: its local share ({@link
+ *     #localShare}); null: the local fallback's policy, else the share of one server
  */
 public record LimitSpec(
         LimitPolicy policy,
@@ -25,7 +29,8 @@ public record LimitSpec(
         boolean failOpen,
         LimitMode mode,
         LimitSpec candidate,
-        LimitPolicy localFallback) {
+        LimitPolicy localFallback,
+        LimitPolicy loadShare) {
 
     /**
      * The largest sliding-window capacity: the log keeps one entry (about 127 bytes in Redis) per
@@ -64,6 +69,39 @@ public record LimitSpec(
             throw new IllegalArgumentException("limit '" + policy.name() + "': an empty bucket must refill within"
                     + " 100 years, but takes " + policy.refillFromEmpty().toDays() + " days");
         }
+        if (loadShare == null) {
+            loadShare = localFallback != null ? localFallback : localShare(policy, algorithm, 1);
+        }
+    }
+
+    /** Without a load share of its own: the local fallback's policy, else the share of one server. */
+    public LimitSpec(
+            LimitPolicy policy,
+            Algorithm algorithm,
+            KeySpec key,
+            boolean failOpen,
+            LimitMode mode,
+            LimitSpec candidate,
+            LimitPolicy localFallback) {
+        this(policy, algorithm, key, failOpen, mode, candidate, localFallback, null);
+    }
+
+    /**
+     * One server's share of a limit of {@code policy} while it decides alone, when {@code servers}
+     * servers share it ({@code tollgate.local-fallback-servers}): the capacity divided by {@code servers}
+     * (rounded up, at least one call's cost), refilled as slowly ({@code refill-period × servers}; a
+     * window's capacity per window), so {@code servers} servers together admit about what the limit does.
+     */
+    public static LimitPolicy localShare(LimitPolicy p, Algorithm algorithm, int servers) {
+        long capacity = Math.max(p.cost(), (p.capacity() + servers - 1) / servers);
+        if (algorithm != Algorithm.TOKEN_BUCKET) {
+            return new LimitPolicy(p.name(), capacity, capacity, p.refillPeriod(), p.cost());
+        }
+        Duration period = p.refillPeriod().multipliedBy(servers);
+        if (period.compareTo(LimitPolicy.MAX_PERIOD) > 0) {
+            period = LimitPolicy.MAX_PERIOD;
+        }
+        return new LimitPolicy(p.name(), capacity, p.refillTokens(), period, p.cost());
     }
 
     /** An enforced limit without a candidate or a local fallback. */
@@ -91,16 +129,21 @@ public record LimitSpec(
 
     /** This limit in {@code newMode}. */
     public LimitSpec withMode(LimitMode newMode) {
-        return new LimitSpec(policy, algorithm, key, failOpen, newMode, candidate, localFallback);
+        return new LimitSpec(policy, algorithm, key, failOpen, newMode, candidate, localFallback, loadShare);
     }
 
     /** This limit with a candidate tried beside it (a spec in {@link LimitMode#CANDIDATE}), or none (null). */
     public LimitSpec withCandidate(LimitSpec newCandidate) {
-        return new LimitSpec(policy, algorithm, key, failOpen, mode, newCandidate, localFallback);
+        return new LimitSpec(policy, algorithm, key, failOpen, mode, newCandidate, localFallback, loadShare);
     }
 
     /** This limit deciding in process by {@code fallback} while the store cannot be asked; null: never. */
     public LimitSpec withLocalFallback(LimitPolicy fallback) {
-        return new LimitSpec(policy, algorithm, key, failOpen, mode, candidate, fallback);
+        return new LimitSpec(policy, algorithm, key, failOpen, mode, candidate, fallback, loadShare);
+    }
+
+    /** This limit deciding in process by {@code share} when this server's load keeps a call from Redis. */
+    public LimitSpec withLoadShare(LimitPolicy share) {
+        return new LimitSpec(policy, algorithm, key, failOpen, mode, candidate, localFallback, share);
     }
 }
