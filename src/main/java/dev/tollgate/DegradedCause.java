@@ -22,9 +22,17 @@ public enum DegradedCause {
 
     /**
      * Every Redis connection of this server stayed busy for the whole budget: more checks at once than
-     * {@code tollgate.redis.pool-size} serves in time. A full pool is not an outage.
+     * {@code tollgate.redis.pool-size} serves in time. A full pool is not an outage: the call is decided
+     * by this server's local share of the limit, never by failing open.
      */
     SATURATED("saturated", false),
+
+    /**
+     * The call ran out of its budget while Redis went on answering this server's other calls: this
+     * server's own slowness (its CPU, a GC pause, a wait behind another call's pipelined write), not an
+     * outage. Decided, like {@link #SATURATED}, by this server's local share of the limit.
+     */
+    LOAD("load", false),
 
     /**
      * Redis said this call or this key is bad ({@code WRONGTYPE}, a script error, a reply Tollgate cannot
@@ -43,7 +51,10 @@ public enum DegradedCause {
         this.countsTowardBreaker = countsTowardBreaker;
     }
 
-    /** The metric tag: {@code timeout}, {@code refused}, {@code breaker-open}, {@code saturated}, {@code data-error}, {@code auth}. */
+    /**
+     * The metric tag: {@code timeout}, {@code refused}, {@code breaker-open}, {@code saturated}, {@code
+     * load}, {@code data-error}, {@code auth}.
+     */
     public String tag() {
         return tag;
     }
@@ -51,5 +62,13 @@ public enum DegradedCause {
     /** Whether a call failing this way counts toward the circuit breaker: only when Redis did not answer or cannot write. */
     public boolean countsTowardBreaker() {
         return countsTowardBreaker;
+    }
+
+    /**
+     * Whether this server's own load, not Redis, kept the call from its answer ({@link #SATURATED},
+     * {@link #LOAD}): such a call is decided by the limit's local share, so a flood cannot open a limit.
+     */
+    public boolean isLoad() {
+        return this == SATURATED || this == LOAD;
     }
 }

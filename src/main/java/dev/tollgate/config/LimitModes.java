@@ -4,7 +4,6 @@ import dev.tollgate.LimitPolicy;
 import dev.tollgate.ratelimit.Algorithm;
 import dev.tollgate.ratelimit.LimitMode;
 import dev.tollgate.ratelimit.LimitSpec;
-import java.time.Duration;
 import java.util.Optional;
 
 /** How a limit operates beyond its policy: its mode, its shadow candidate, its local fallback. */
@@ -57,22 +56,8 @@ final class LimitModes {
         };
     }
 
-    /**
-     * This server's share of {@code limit} while it decides alone: the capacity divided by {@code
-     * servers} (rounded up, at least one call's cost), refilled as slowly ({@code refill-period ×
-     * servers}; a window's capacity per window), so {@code servers} servers together admit about what
-     * the limit does.
-     */
+    /** This server's share of {@code limit} while it decides alone ({@link LimitSpec#localShare}). */
     static LimitPolicy localShare(LimitSpec limit, int servers) {
-        LimitPolicy p = limit.policy();
-        long capacity = Math.max(p.cost(), (p.capacity() + servers - 1) / servers);
-        if (limit.algorithm() != Algorithm.TOKEN_BUCKET) {
-            return new LimitPolicy(p.name(), capacity, capacity, p.refillPeriod(), p.cost());
-        }
-        Duration period = p.refillPeriod().multipliedBy(servers);
-        if (period.compareTo(LimitPolicy.MAX_PERIOD) > 0) {
-            period = LimitPolicy.MAX_PERIOD;
-        }
-        return new LimitPolicy(p.name(), capacity, p.refillTokens(), period, p.cost());
+        return LimitSpec.localShare(limit.policy(), limit.algorithm(), servers);
     }
 }

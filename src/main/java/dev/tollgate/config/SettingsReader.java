@@ -268,9 +268,11 @@ public final class SettingsReader {
         LimitMode mode = value(p + "mode", modes.mode(), LimitMode::parse, "enforce or shadow");
         boolean fallback = value(p + "local-fallback", modes.localFallback(), SettingsReader::bool, "true or false");
         LimitSpec candidate = candidateNames.contains(spec.name()) ? readCandidate(spec) : null;
+        LimitPolicy share = LimitModes.localShare(spec, modes.servers());
         return spec.withMode(mode)
                 .withCandidate(candidate)
-                .withLocalFallback(fallback ? LimitModes.localShare(spec, modes.servers()) : null);
+                .withLocalFallback(fallback ? share : null)
+                .withLoadShare(share);
     }
 
     /**
@@ -290,7 +292,8 @@ public final class SettingsReader {
                             LimitMode.CANDIDATE,
                             null,
                             null,
-                            primary.keyNormalization()))
+                            primary.keyNormalization(),
+                            null))
                     .orElse(null);
         } finally {
             source = settings;

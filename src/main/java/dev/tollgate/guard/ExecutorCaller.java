@@ -32,7 +32,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * <p>What is not an outage never reaches the breaker ({@link Outages}): an error Redis answered with
  * leaves as {@link NotAnOutageException}; a pool that stays full, or a call that waited so long for a
  * connection that what was left of its budget ran out, is {@link StoreSaturatedException} ({@link
- * DegradedCause#SATURATED}): load, not an outage.
+ * DegradedCause#SATURATED}): load, not an outage; so is a timeout while Redis went on answering other
+ * calls ({@link DegradedCause#LOAD}: the thread, not Redis, was late).
  *
  * <p>When a connection would have to be made, on Tollgate's own worker threads, which free the caller at
  * the budget even while a worker is stuck in a socket read (which ignores interrupts) or in making a
@@ -65,7 +66,7 @@ public final class ExecutorCaller implements BoundedCaller {
         this.budgetNanos = settings.budget().toNanos();
         this.breaker = breaker;
         this.lane = lane;
-        this.outages = new Outages(breaker, classifier);
+        this.outages = new Outages(breaker, classifier, System::nanoTime);
         this.places = new Semaphore(2 * settings.workers());
         this.everySuccess = breaker.needsEverySuccess();
         AtomicInteger n = new AtomicInteger();
@@ -137,7 +138,8 @@ public final class ExecutorCaller implements BoundedCaller {
     }
 
     private <T> T onWorker(Callable<T> call) throws Exception {
-        long deadline = System.nanoTime() + budgetNanos;
+        long start = System.nanoTime();
+        long deadline = start + budgetNanos;
         if (!places.tryAcquire(budgetNanos, TimeUnit.NANOSECONDS)) {
             throw saturated(null);
         }
@@ -162,6 +164,10 @@ public final class ExecutorCaller implements BoundedCaller {
                 throw saturated(null);
             }
             f.cancel(true);
+            // The worker is still in the call: an outage if Redis said nothing since, else this server's load.
+            if (outages.timeoutSince(start) == DegradedCause.LOAD) {
+                throw new NotAnOutageException(DegradedCause.LOAD, e);
+            }
             throw e;
         } catch (ExecutionException e) {
             throw e.getCause() instanceof Exception cause ? cause : e;

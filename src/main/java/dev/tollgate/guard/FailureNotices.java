@@ -8,7 +8,8 @@ import java.util.logging.Logger;
 
 /**
  * The guard's lines about failures that are not outages, at most one a minute each while they last:
- * refused credentials (an ERROR, and an INFO when they work again), a saturated pool (a WARNING).
+ * refused credentials (an ERROR, and an INFO when they work again), a saturated pool, calls this
+ * server was too loaded to finish in time (a WARNING each).
  */
 final class FailureNotices {
 
@@ -48,9 +49,19 @@ final class FailureNotices {
     void saturated() {
         if (throttle.allow("saturated")) {
             LOG.warning(() -> "Tollgate: Redis calls at " + target + " found every connection busy for their"
-                    + " whole budget; they got their degraded decision (cause saturated; a full pool does not"
-                    + " open the circuit breaker). Raise tollgate.redis.pool-size if Redis has room (logged at"
-                    + " most once a minute while it lasts)");
+                    + " whole budget; their limits decided them by this server's local share (cause saturated;"
+                    + " a full pool does not open the circuit breaker). Raise tollgate.redis.pool-size if Redis"
+                    + " has room (logged at most once a minute while it lasts)");
+        }
+    }
+
+    /** A call ran out of its budget while Redis answered other calls: this server was too slow to read it. */
+    void load() {
+        if (throttle.allow("load")) {
+            LOG.warning(() -> "Tollgate: Redis calls at " + target + " ran out of their budget while Redis went on"
+                    + " answering others: this server is overloaded (CPU, a GC pause), Redis is not slow; their"
+                    + " limits decided them by this server's local share (cause load; it does not open the"
+                    + " circuit breaker). Logged at most once a minute while it lasts");
         }
     }
 

@@ -31,9 +31,10 @@ import java.util.logging.Logger;
  * <p>Only an outage opens the breaker ({@link DegradedCause#countsTowardBreaker()}). A call Redis
  * answered with an error about that call is degraded alone; refused credentials degrade every call but
  * are not an outage either (an ERROR says so, at most once a minute while it lasts); a call that found
- * every worker busy for its whole budget is {@link DegradedCause#SATURATED} (a WARNING at most once a
- * minute). The exception each failed call throws says which ({@link
- * StoreUnavailableException#degradedCause()}).
+ * every worker busy for its whole budget is {@link DegradedCause#SATURATED}, and one that ran out of its
+ * budget while Redis answered other calls is {@link DegradedCause#LOAD} (each a WARNING at most once a
+ * minute): this server's load, never an outage. The exception each failed call throws says which
+ * ({@link StoreUnavailableException#degradedCause()}).
  *
  * <p>Logs once when degraded mode starts (WARNING) and once when it ends (INFO, with how many
  * decisions were degraded), never per request.
@@ -112,6 +113,7 @@ public final class RedisGuard implements Guard, BreakerState, AutoCloseable {
             }
             case AUTH -> notices.authRefused(failure);
             case SATURATED -> notices.saturated();
+            case LOAD -> notices.load();
             case DATA_ERROR -> LOG.log(Level.FINE, failure, () -> "Tollgate: Redis at " + target + " refused a call");
             default -> {
                 degraded.incrementAndGet();
@@ -128,6 +130,7 @@ public final class RedisGuard implements Guard, BreakerState, AutoCloseable {
     private static String what(DegradedCause cause) {
         return switch (cause) {
             case TIMEOUT -> "did not answer in time";
+            case LOAD -> "answered, but this call ran out of its budget first (this server's load)";
             case AUTH -> "refused Tollgate's credentials or permissions";
             case DATA_ERROR -> "answered this call with an error";
             default -> "could not be asked";
@@ -207,7 +210,7 @@ public final class RedisGuard implements Guard, BreakerState, AutoCloseable {
             caller.call(probe);
             recover();
         } catch (Exception e) {
-            if (e instanceof NotAnOutageException n && n.degradedCause() != DegradedCause.SATURATED) {
+            if (e instanceof NotAnOutageException n && !n.degradedCause().isLoad()) {
                 recover(); // Redis answered (refused credentials, say): calls say so themselves
             }
             // Otherwise the breaker refused it or Redis did not answer: try again at the next interval.

@@ -18,6 +18,10 @@ import java.time.Duration;
  * @param localFallback the policy of this server's in-process bucket that decides while the store
  *     cannot be asked ({@code local-fallback=true}); null: the degraded decision ({@code fail-open})
  * @param keyNormalization what is done to a client key before it names a bucket ({@code key-normalize})
+ * @param loadShare the policy of this server's in-process bucket that decides a call of a fail-open
+ *     limit when this server's own load kept it from Redis's answer ({@link
+ *     dev.tollgate.DegradedCause#isLoad()}), even without a local fallback: its local share ({@link
+ *     #localShare}); null: the local fallback's policy, else the share of one server
  */
 public record LimitSpec(
         LimitPolicy policy,
@@ -27,7 +31,8 @@ public record LimitSpec(
         LimitMode mode,
         LimitSpec candidate,
         LimitPolicy localFallback,
-        KeyNormalization keyNormalization) {
+        KeyNormalization keyNormalization,
+        LimitPolicy loadShare) {
 
     /** The longest a token bucket may take to refill from empty, and so the longest its key lives: 100 years. */
     public static final Duration MAX_REFILL_FROM_EMPTY = LimitPolicy.MAX_PERIOD;
@@ -50,9 +55,33 @@ public record LimitSpec(
             throw new IllegalArgumentException("limit '" + policy.name() + "': an empty bucket must refill within"
                     + " 100 years, but takes " + policy.refillFromEmpty().toDays() + " days");
         }
+        if (loadShare == null) {
+            loadShare = localFallback != null ? localFallback : localShare(policy, algorithm, 1);
+        }
     }
 
-    /** With the default {@link KeyNormalization}. */
+    /**
+     * One server's share of a limit of {@code policy} while it decides alone, when {@code servers}
+     * servers share it ({@code tollgate.local-fallback-servers}): the capacity divided by {@code servers}
+     * (rounded up, at least one call's cost), refilled as slowly ({@code refill-period × servers}; a
+     * window's capacity per window), so {@code servers} servers together admit about what the limit does.
+     */
+    public static LimitPolicy localShare(LimitPolicy p, Algorithm algorithm, int servers) {
+        long capacity = Math.max(p.cost(), (p.capacity() + servers - 1) / servers);
+        if (algorithm != Algorithm.TOKEN_BUCKET) {
+            return new LimitPolicy(p.name(), capacity, capacity, p.refillPeriod(), p.cost());
+        }
+        Duration period = p.refillPeriod().multipliedBy(servers);
+        if (period.compareTo(LimitPolicy.MAX_PERIOD) > 0) {
+            period = LimitPolicy.MAX_PERIOD;
+        }
+        return new LimitPolicy(p.name(), capacity, p.refillTokens(), period, p.cost());
+    }
+
+    /**
+     * With the default {@link KeyNormalization} and no load share of its own (the local fallback's policy,
+     * else the share of one server).
+     */
     public LimitSpec(
             LimitPolicy policy,
             Algorithm algorithm,
@@ -61,7 +90,7 @@ public record LimitSpec(
             LimitMode mode,
             LimitSpec candidate,
             LimitPolicy localFallback) {
-        this(policy, algorithm, key, failOpen, mode, candidate, localFallback, KeyNormalization.DEFAULT);
+        this(policy, algorithm, key, failOpen, mode, candidate, localFallback, KeyNormalization.DEFAULT, null);
     }
 
     /**
@@ -101,21 +130,29 @@ public record LimitSpec(
 
     /** This limit in {@code newMode}. */
     public LimitSpec withMode(LimitMode newMode) {
-        return new LimitSpec(policy, algorithm, key, failOpen, newMode, candidate, localFallback, keyNormalization);
+        return new LimitSpec(
+                policy, algorithm, key, failOpen, newMode, candidate, localFallback, keyNormalization, loadShare);
     }
 
     /** This limit with a candidate tried beside it (a spec in {@link LimitMode#CANDIDATE}), or none (null). */
     public LimitSpec withCandidate(LimitSpec newCandidate) {
-        return new LimitSpec(policy, algorithm, key, failOpen, mode, newCandidate, localFallback, keyNormalization);
+        return new LimitSpec(
+                policy, algorithm, key, failOpen, mode, newCandidate, localFallback, keyNormalization, loadShare);
     }
 
     /** This limit deciding in process by {@code fallback} while the store cannot be asked; null: never. */
     public LimitSpec withLocalFallback(LimitPolicy fallback) {
-        return new LimitSpec(policy, algorithm, key, failOpen, mode, candidate, fallback, keyNormalization);
+        return new LimitSpec(policy, algorithm, key, failOpen, mode, candidate, fallback, keyNormalization, loadShare);
     }
 
     /** This limit normalising client keys by {@code normalization}. */
     public LimitSpec withKeyNormalization(KeyNormalization normalization) {
-        return new LimitSpec(policy, algorithm, key, failOpen, mode, candidate, localFallback, normalization);
+        return new LimitSpec(
+                policy, algorithm, key, failOpen, mode, candidate, localFallback, normalization, loadShare);
+    }
+
+    /** This limit deciding in process by {@code share} when this server's load keeps a call from Redis. */
+    public LimitSpec withLoadShare(LimitPolicy share) {
+        return new LimitSpec(policy, algorithm, key, failOpen, mode, candidate, localFallback, keyNormalization, share);
     }
 }

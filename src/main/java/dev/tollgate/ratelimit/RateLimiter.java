@@ -140,7 +140,7 @@ public final class RateLimiter {
                 }
             } catch (StoreUnavailableException e) {
                 cause = unanswered(limit, storeKey, e);
-                d = withoutStore(limit, storeKey, e);
+                d = withoutStore(limit, storeKey, cause, e);
             }
         }
         tell(limit, d, cause, start);
@@ -148,19 +148,26 @@ public final class RateLimiter {
     }
 
     /**
-     * The decision when the store cannot be asked: this server's in-process bucket of the limit's local
-     * share when it has a local fallback (degraded all the same: it is not the shared count), else the
-     * limit's degraded decision. A call whose arguments the store refused is denied ({@link #REFUSED}).
+     * The decision when the store cannot be asked for {@code cause}: this server's in-process bucket of
+     * the limit's local share when it has a local fallback (degraded all the same: it is not the shared
+     * count), else the limit's degraded decision. A fail-open limit whose call this server's own load kept
+     * from Redis ({@link DegradedCause#isLoad()}: a full pool, a thread that woke too late) decides by its
+     * load share even without a local fallback: a flood admits at most the limit and that share. A call
+     * whose arguments the store refused is denied ({@link #REFUSED}).
      */
-    private Decision withoutStore(LimitSpec limit, String storeKey, StoreUnavailableException e) {
+    private Decision withoutStore(LimitSpec limit, String storeKey, DegradedCause cause, StoreUnavailableException e) {
         if (ArgumentsRefusedException.in(e)) {
             return REFUSED;
         }
         RateLimitStore local = localStores.get(limit.algorithm());
-        if (limit.localFallback() == null || local == null) {
+        LimitPolicy share = limit.localFallback();
+        if (share == null && cause.isLoad() && limit.failOpen()) {
+            share = limit.loadShare();
+        }
+        if (share == null || local == null) {
             return Decision.degraded(limit.failOpen());
         }
-        Decision d = local.tryConsume(limit.localFallback(), storeKey);
+        Decision d = local.tryConsume(share, storeKey);
         Decision degraded = new Decision(d.allowed(), d.remaining(), d.retryAfter(), d.resetAfter(), true);
         listener.onLocalDecision(limit, degraded);
         return degraded;
@@ -245,7 +252,7 @@ public final class RateLimiter {
             r = guard.call(storeKey, () -> store.reserve(limit.policy(), storeKey, wait));
         } catch (StoreUnavailableException e) {
             cause = unanswered(limit, storeKey, e);
-            r = new Reservation(withoutStore(limit, storeKey, e), Duration.ZERO);
+            r = new Reservation(withoutStore(limit, storeKey, cause, e), Duration.ZERO);
         }
         tell(limit, r.decision(), cause, start);
         if (r.decision().allowed() && !r.delay().isZero()) {
@@ -332,7 +339,7 @@ public final class RateLimiter {
                     c, s.decision(), s.mark(), Duration.ZERO, s.decision().allowed());
         } catch (StoreUnavailableException e) {
             DegradedCause cause = unanswered(limit, storeKey, e);
-            return new Charged(c, withoutStore(limit, storeKey, e), 0, Duration.ZERO, false, cause);
+            return new Charged(c, withoutStore(limit, storeKey, cause, e), 0, Duration.ZERO, false, cause);
         }
     }
 

@@ -25,7 +25,8 @@ import redis.clients.jedis.exceptions.JedisDataException;
  *
  * <p>Nothing waits past its budget: a queued caller leaves at its own deadline, whether its command was
  * sent or not (its reply, if it comes, is dropped), with a read time-out ({@link SocketTimeoutException}),
- * as if its own read had timed out; the writer reads no later than its own deadline either. A reply
+ * as if its own read had timed out; the writer reads no later than its own deadline either, except that
+ * a writer that woke after it still takes, within {@link #LATE_READ_NANOS}, the replies already there. A reply
  * that is an error goes to its own caller only; a connection that breaks fails every command of its
  * batch with the same exception, and each caller handles it as if its own connection broke (one retry
  * on a fresh connection within its budget, {@link RedisLink}).
@@ -34,6 +35,12 @@ final class AutoPipeline {
 
     /** Most commands sent in one write: a batch is one read of replies for each, with a deadline check between them. */
     private static final int MAX_BATCH = 64;
+
+    /**
+     * How long past its deadline a writer still reads replies that have already arrived (each read then
+     * waits 1 ms at most): a writer that woke late takes them rather than failing its batch.
+     */
+    private static final long LATE_READ_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
 
     /** Longest a waiting caller sleeps before looking again (a safety net: every change wakes it anyway). */
     private static final long SLICE_NANOS = TimeUnit.MILLISECONDS.toNanos(5);
@@ -156,12 +163,17 @@ final class AutoPipeline {
             for (; i < batch.size(); i++) {
                 // Read no later than this writer's own deadline, even when it took over the writing late
                 // or the replies trickle in (mostly the socket timeout the lease lent is shorter: no call).
-                long leftMillis = TimeUnit.NANOSECONDS.toMillis(deadlineNanos - System.nanoTime());
-                if (leftMillis < timeout) {
-                    if (leftMillis < 1) {
+                long overNanos = System.nanoTime() - deadlineNanos;
+                long leftMillis = TimeUnit.NANOSECONDS.toMillis(-overNanos);
+                if (leftMillis < 1) {
+                    if (overNanos > LATE_READ_NANOS) {
                         own.setBroken(); // replies are still owed on it: never reuse it
                         throw timedOut("waited for its reply");
                     }
+                    // Woken late (this server's CPU, not Redis): a reply already here is taken, none waited for.
+                    leftMillis = 1;
+                }
+                if (leftMillis < timeout) {
                     timeout = (int) leftMillis;
                     own.setSoTimeout(timeout);
                 }

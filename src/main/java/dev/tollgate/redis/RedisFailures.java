@@ -3,6 +3,7 @@ package dev.tollgate.redis;
 import dev.tollgate.DegradedCause;
 import java.io.IOException;
 import java.util.List;
+import java.util.NoSuchElementException;
 import redis.clients.jedis.exceptions.JedisAccessControlException;
 import redis.clients.jedis.exceptions.JedisDataException;
 import redis.clients.jedis.exceptions.JedisException;
@@ -39,6 +40,11 @@ public final class RedisFailures {
         for (Throwable t = failure; t != null; t = t.getCause() == t ? null : t.getCause()) {
             if (t instanceof JedisAccessControlException) {
                 return DegradedCause.AUTH; // wherever it is: a pool may wrap the handshake's refusal
+            }
+            if (t instanceof NoSuchElementException || t instanceof InterruptedException) {
+                // Waiting for a pooled connection: none freed up in time ("Timeout waiting for idle object"),
+                // or the caller gave up meanwhile and interrupted the worker. This server's load, not Redis.
+                return DegradedCause.SATURATED;
             }
         }
         for (Throwable t = failure; t != null; t = t.getCause() == t ? null : t.getCause()) {

@@ -209,31 +209,54 @@ public final class RedisLink implements AutoCloseable {
     }
 
     /**
-     * {@code SCRIPT LOAD}s every script Tollgate uses, so no request pays for a cache Redis lost. A
-     * cluster keeps one script cache per node: there every node is loaded (replicas too, so a promoted
-     * one starts warm), and a node that cannot be reached is skipped, since {@code EVAL} reloads its
-     * cache on the first call it gets.
+     * {@code SCRIPT LOAD}s every script Tollgate uses, so no request pays for a cache Redis lost: in one
+     * write and one read of the replies (a round trip, not one per script: the probe that runs this must
+     * finish within the budget on a loaded server too). A cluster keeps one script cache per node: there
+     * every node is loaded (replicas too, so a promoted one starts warm), and a node that cannot be
+     * reached is skipped, since {@code EVAL} reloads its cache on the first call it gets.
      */
     public void loadScripts() {
-        UnifiedJedis jedis = current();
-        if (jedis instanceof RedisClusterClient cluster) {
-            cluster.getClusterNodes().values().forEach(RedisLink::loadScriptsOn);
+        Pinned pin = pinned.get();
+        if (pin != null) {
+            loadAllOn(pin.connection);
             return;
         }
-        for (LuaScript script : LuaScript.all()) {
-            jedis.scriptLoad(script.source());
+        UnifiedJedis jedis = client().jedis();
+        if (jedis instanceof RedisClusterClient cluster) {
+            cluster.getClusterNodes().values().forEach(RedisLink::loadScriptsOn);
+        } else if (jedis instanceof RedisClient single) {
+            try (Connection c = single.getPool().getResource()) {
+                loadAllOn(c);
+            }
+        } else {
+            for (LuaScript script : LuaScript.all()) {
+                jedis.scriptLoad(script.source());
+            }
         }
     }
 
     private static void loadScriptsOn(Pool<Connection> node) {
         try (Connection c = node.getResource()) {
-            for (LuaScript script : LuaScript.all()) {
-                c.executeCommand(new CommandArguments(Protocol.Command.SCRIPT)
-                        .add(Protocol.Keyword.LOAD)
-                        .add(script.source()));
-            }
+            loadAllOn(c);
         } catch (JedisException unreachable) {
             // Skipped: this node answers NOSCRIPT once it is back, and the script is EVALed there then.
+        }
+    }
+
+    /** Every script's {@code SCRIPT LOAD} on {@code c}, pipelined; the first error reply is thrown. */
+    private static void loadAllOn(Connection c) {
+        java.util.Set<LuaScript> scripts = LuaScript.all();
+        int sent = 0;
+        for (LuaScript script : scripts) {
+            c.sendCommand(new CommandArguments(Protocol.Command.SCRIPT)
+                    .add(Protocol.Keyword.LOAD)
+                    .add(script.source()));
+            sent++;
+        }
+        for (Object reply : c.getMany(sent)) {
+            if (reply instanceof JedisException error) {
+                throw error;
+            }
         }
     }
 

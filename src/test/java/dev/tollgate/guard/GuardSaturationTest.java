@@ -92,13 +92,17 @@ class GuardSaturationTest {
             long degraded = decisions.stream().filter(Decision::degraded).count();
             long saturated = causes.count(DegradedCause.SATURATED);
             assertTrue(saturated >= 6, "12 checks of 150 ms on one connection in 400 ms: most saturated; " + causes);
-            assertEquals(degraded, saturated + causes.count(DegradedCause.TIMEOUT) - timeoutsBefore, causes.toString());
+            // A check whose worker was still in its call at the budget, while Redis answered others, is load.
+            long load = causes.count(DegradedCause.LOAD);
+            assertEquals(
+                    degraded,
+                    saturated + load + causes.count(DegradedCause.TIMEOUT) - timeoutsBefore,
+                    causes.toString());
             assertEquals(0, causes.count(DegradedCause.BREAKER_OPEN), causes.toString());
             assertFalse(tollgate.breakerState().orElseThrow().isOpen(), "a full pool is not an outage");
-            assertEquals(1, log.at(Level.WARNING).size(), "one line, not one per check: " + log.at(Level.WARNING));
-            assertTrue(
-                    log.at(Level.WARNING).get(0).contains("saturated"),
-                    log.at(Level.WARNING).get(0));
+            List<String> warnings = log.at(Level.WARNING);
+            assertEquals(load > 0 ? 2 : 1, warnings.size(), "one line per cause, not one per check: " + warnings);
+            assertTrue(warnings.stream().anyMatch(w -> w.contains("cause saturated")), warnings.toString());
             link.fast();
             Thread.sleep(500); // the calls already on their way end
             assertFalse(tollgate.check(limit, "k").degraded(), "decided by Redis");

@@ -19,8 +19,9 @@ public final class Main {
             case "bench" -> BenchExperiment.main(rest);
             case "http" -> HttpOverhead.main(rest);
             case "outage" -> OutageExperiment.main(rest);
+            case "overload" -> dev.tollgate.experiments.overload.OverloadExperiment.main(rest);
             default -> {
-                System.err.println("usage: experiments/run race|bench|outage [--quick] [--out DIR]");
+                System.err.println("usage: experiments/run race|bench|outage|overload [--quick] [--out DIR]");
                 System.err.println("       experiments/run http BASE_URL [--quick] [--out DIR]");
                 System.exit(2);
             }
