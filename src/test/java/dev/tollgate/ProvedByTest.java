@@ -19,10 +19,11 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * The README's claims point at the tests that prove them, and those tests exist: every bullet of
- * "Guarantees and limits" ends with a {@code Proved by} list, every row of "What proves each promise"
- * names tests, and every test named there ({@code FooTest}, {@code FooIT}, {@code FooContract}, a
- * method as {@code FooTest.method} or its start as {@code FooTest.meth...}, a glob as {@code Foo*}) is a
+ * The documentation's claims point at the tests that prove them, and those tests exist: every bullet of
+ * "Guarantees and limits" ({@code src/site/markdown/guarantees.md}) ends with a {@code Proved by} list,
+ * every row of "What proves each promise" (the same page) names tests, and every test named there, or
+ * anywhere in the README and the reference pages ({@code FooTest}, {@code FooIT}, {@code FooContract}, a
+ * method as {@code FooTest.method} or its start as {@code FooTest.meth...}, a glob as {@code Foo*}), is a
  * class under {@code src/test/java} with that method.
  */
 class ProvedByTest {
@@ -30,12 +31,14 @@ class ProvedByTest {
     static final Pattern TEST_NAME = Pattern.compile(
             "`([A-Z][a-z][A-Za-z0-9]*(?:Test|IT|Contract|\\*))(?:\\.([a-z][A-Za-z0-9]*)(\\.\\.\\.)?)?`");
 
-    static String readme;
+    static final Path GUARANTEES = Path.of("src", "site", "markdown", "guarantees.md");
+
+    static String guarantees;
     static Map<String, Path> testClasses;
 
     @BeforeAll
     static void read() throws IOException {
-        readme = Files.readString(Path.of("README.md"));
+        guarantees = Files.readString(GUARANTEES);
         try (Stream<Path> files = Files.walk(Path.of("src", "test", "java"))) {
             testClasses = files.filter(f -> f.toString().endsWith(".java"))
                     .collect(Collectors.toMap(
@@ -56,7 +59,7 @@ class ProvedByTest {
 
     @Test
     void everyRowOfTheProofTableNamesTestsThatExist() {
-        String table = section("### What proves each promise");
+        String table = section("## What proves each promise");
         int rows = 0;
         for (String line : table.lines().toList()) {
             if (!line.startsWith("| ") || line.startsWith("| promise") || line.startsWith("|---")) {
@@ -68,6 +71,16 @@ class ProvedByTest {
             rows++;
         }
         assertTrue(rows >= 20, "the table's rows: " + rows);
+    }
+
+    @Test
+    void everyTestNamedInTheReadmeOrAReferencePageExists() throws IOException {
+        for (Path page : DocumentationTest.pages()) {
+            Matcher m = TEST_NAME.matcher(Files.readString(page));
+            while (m.find()) {
+                assertNamesExist(m.group(0), page.toString());
+            }
+        }
     }
 
     @Test
@@ -120,10 +133,10 @@ class ProvedByTest {
     }
 
     private static String section(String heading) {
-        int start = readme.indexOf("\n" + heading + "\n");
-        assertTrue(start >= 0, "the README has " + heading);
-        int end = readme.indexOf("\n#", start + heading.length() + 2);
-        return readme.substring(start + heading.length() + 2, end < 0 ? readme.length() : end);
+        int start = guarantees.indexOf("\n" + heading + "\n");
+        assertTrue(start >= 0, GUARANTEES + " has " + heading);
+        int end = guarantees.indexOf("\n#", start + heading.length() + 2);
+        return guarantees.substring(start + heading.length() + 2, end < 0 ? guarantees.length() : end);
     }
 
     /** The section's top-level bullets, each with its continuation lines. */

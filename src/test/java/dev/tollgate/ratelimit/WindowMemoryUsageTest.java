@@ -20,7 +20,7 @@ import redis.clients.jedis.Jedis;
 /**
  * What one client's state costs in Redis ({@code MEMORY USAGE}, bytes per key, key name included),
  * per algorithm: a sliding log grows with the calls it remembers, the other two do not, and each figure is
- * the one the README's table states.
+ * the one the table of {@code src/site/markdown/memory.md} states.
  */
 class WindowMemoryUsageTest {
 
@@ -46,7 +46,7 @@ class WindowMemoryUsageTest {
                 bytesAfter(s -> RedisRateLimitStore.connect(Algorithm.FIXED_WINDOW, s), 1),
                 "a fixed window does not grow");
         assertTrue(sliding100 > 10 * fixed, "100 entries cost over ten fixed windows");
-        // The README's table states these figures: they hold (within 5%, for other Redis 7 builds).
+        // memory.md's table states these figures: they hold (within 5%, for other Redis 7 builds).
         String row = memoryRow("`token-bucket`");
         assertAbout(readmeBytes(row, "(\\d+) B up to 921 "), bucket, "token bucket: " + row);
         row = memoryRow("`fixed-window`");
@@ -92,13 +92,13 @@ class WindowMemoryUsageTest {
         }
     }
 
-    /** The README's row of "Memory and key lifetime" for {@code algorithm} (its first, without options). */
+    /** The row of "Memory and key lifetime" ({@code src/site/markdown/memory.md}) for {@code algorithm} (its first, without options). */
     private static String memoryRow(String algorithm) {
         try {
-            return Files.readAllLines(Path.of("README.md")).stream()
+            return Files.readAllLines(Path.of("src", "site", "markdown", "memory.md")).stream()
                     .filter(l -> l.startsWith("| " + algorithm + " |") && (l.contains(" B |") || l.contains(" B at ")))
                     .findFirst()
-                    .orElseThrow(() -> new AssertionError("no README row for " + algorithm));
+                    .orElseThrow(() -> new AssertionError("no row of memory.md for " + algorithm));
         } catch (java.io.IOException e) {
             throw new java.io.UncheckedIOException(e);
         }
@@ -115,7 +115,7 @@ class WindowMemoryUsageTest {
     private static void assertAbout(long[] stated, long measured, String what) {
         assertTrue(
                 measured >= stated[0] - stated[0] / 20 && measured <= stated[1] + stated[1] / 20,
-                what + ": measured " + measured + " B, the README states " + stated[0] + "–" + stated[1] + " B");
+                what + ": measured " + measured + " B, memory.md states " + stated[0] + "–" + stated[1] + " B");
     }
 
     /** Bytes of one key after {@code calls} admitted calls through a store built by {@code connect}. */
