@@ -153,7 +153,7 @@ final class SettingNames {
             problems.add(name + " (not a Tollgate setting"
                     + closest(name, global)
                             .map(c -> "; did you mean " + c + "?")
-                            .orElse("; see the README's configuration table")
+                            .orElse("; see the configuration reference, configuration.md")
                     + ")");
         }
     }
@@ -233,7 +233,7 @@ final class SettingNames {
         }
         return closest(ENV_PREFIX + rest, globalByVariable.keySet())
                 .map(c -> "did you mean " + c + " (" + globalByVariable.get(c) + ")?")
-                .orElse("see the README's configuration table");
+                .orElse("see the configuration reference, configuration.md");
     }
 
     /** The setting whose variable form ends {@code rest} after a non-empty name, the longest first. */

@@ -265,7 +265,7 @@ class SettingNamesTest {
                 "TOLLGATE_LIMITS_CAPACITY|a limit's variables are",
                 "TOLLGATE_LOCKS_NIGHTLY_TIL|a lock's variables are TOLLGATE_LOCKS_<NAME>_TTL, _AT_LEAST and _KEEP_ALIVE",
                 "TOLLGATE_CONCURRENCY_REPORTS_MAX|a concurrency limit's variables are TOLLGATE_CONCURRENCY_<NAME>_<SETTING>",
-                "TOLLGATE_REDIS_WHATEVER|see the README's configuration table",
+                "TOLLGATE_REDIS_WHATEVER|see the configuration reference, configuration.md",
                 "TOLLGATE_HTTP_CLIENT_HEADERS|did you mean TOLLGATE_HTTP_CLIENT_HEADER (tollgate.http.client-header)?",
             })
     void aVariableThatNamesNoSettingFails(String variable, String hint) {
