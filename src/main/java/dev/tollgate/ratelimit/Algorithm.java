@@ -55,9 +55,6 @@ public enum Algorithm {
 
     /**
      * Its part of a store key ({@code tk}, {@code fw}, {@code sw}): each algorithm keeps its own buckets.
-     * A token bucket was {@code tb} (a hash) before it became one integer ({@code bucket.lua}): a new key,
-     * so servers of the earlier version, still running during a rolling upgrade, never meet a value they
-     * cannot read; the new one reads the earlier key once ({@link StoreKeys#earlier}).
      */
     public String keyCode() {
         return keyCode;

@@ -171,19 +171,12 @@ public final class RedisRateLimitStore implements RateLimitStore {
     }
 
     /**
-     * A script's keys: the bucket, the client's operator rules beside it (same Cluster slot) and, for a
-     * token bucket, where the earlier Tollgate kept it ({@link StoreKeys#earlier}); a key without a hash
-     * tag (not {@link StoreKeys#of}'s) has neither. Public for the benchmarks, whose raw {@code EVALSHA}
-     * must send what a decision sends.
+     * A script's keys: the bucket and the client's operator rules beside it (same Cluster slot); a key
+     * without a hash tag (not {@link StoreKeys#of}'s) has no rules. Public for the benchmarks, whose raw
+     * {@code EVALSHA} must send what a decision sends.
      */
     public static List<String> keys(String storeKey) {
-        if (!StoreKeys.hasRules(storeKey)) {
-            return List.of(storeKey);
-        }
-        String earlier = StoreKeys.earlier(storeKey);
-        return earlier == null
-                ? List.of(storeKey, StoreKeys.rules(storeKey))
-                : List.of(storeKey, StoreKeys.rules(storeKey), earlier);
+        return StoreKeys.hasRules(storeKey) ? List.of(storeKey, StoreKeys.rules(storeKey)) : List.of(storeKey);
     }
 
     @Override

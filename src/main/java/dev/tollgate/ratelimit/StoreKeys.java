@@ -20,7 +20,7 @@ import java.util.Base64;
  * between deploys (or differs between servers during one) starts fresh buckets instead of reading
  * another algorithm's state, which Redis would refuse ({@code WRONGTYPE}: a sorted set is not a hash).
  *
- * <p>Every key of a limit's client (its bucket, its operator rules, the earlier Tollgate's bucket) and
+ * <p>Every key of a limit's client (its bucket, its operator rules) and
  * of a concurrency limit's client, and the operators' channel, is made here, under one {@link KeyPrefix}.
  */
 public final class StoreKeys {
@@ -106,18 +106,6 @@ public final class StoreKeys {
             throw new IllegalArgumentException("not a store key: " + storeKey);
         }
         return withCode(storeKey, "op");
-    }
-
-    /**
-     * The key the earlier Tollgate kept {@code storeKey}'s token bucket at ({@code tg:tb:}, a hash, under
-     * the same key prefix), which a decision reads when the bucket has no key of its own yet (a rolling
-     * upgrade: the tokens carry over, and servers of the earlier version go on with theirs); null for any
-     * other key. Same hash tag: same Cluster slot.
-     */
-    public static String earlier(String storeKey) {
-        return hasRules(storeKey) && code(storeKey).equals(Algorithm.TOKEN_BUCKET.keyCode())
-                ? withCode(storeKey, "tb")
-                : null;
     }
 
     /** Whether {@code storeKey} ends in a hash tag after a code, as every key of {@link #of} does, and so has {@link #rules}. */

@@ -8,12 +8,9 @@
 -- With |W| <= 921 the value fits a signed 64-bit integer, which Redis stores in its 16 B object
 -- (88 B of MEMORY USAGE with the key tg:tk:{api:<hash>}); a larger W is a longer string (120 B up to
 -- 12 digits of tokens, 136 B beyond). See README, "Memory and key lifetime".
--- KEYS[3], when given, is where the earlier Tollgate kept the bucket (tg:tb:{...}, a hash {t = tokens,
--- s = their instant, r = a reservation}): read, never written, while the bucket has no key of its own,
--- so an upgrade refills nobody and servers of the earlier version (a rolling upgrade) go on with theirs.
 -- A string Tollgate cannot have written (not '<W><s>', W or s out of range) is no state: the bucket
 -- starts full. A key of any other type is left alone: reading it raises WRONGTYPE before the script
--- writes anything (an earlier key that is not a hash is ignored).
+-- writes anything.
 
 -- a / b rounded up, for whole a >= 0 and b > 0: exact below 2^53 (the doubles' quotient may round up to
 -- a whole number it is just below).
@@ -24,29 +21,9 @@ local function bucket_ceil(a, b)
   return q
 end
 
--- Whole tokens and their instant, or nil when there is no state Tollgate wrote; and true when the state
--- is the earlier Tollgate's hash (KEYS[3]): its tokens (a double) become whole ones at an instant moved
--- back by the fraction's time, and a reservation it recorded (the state dated ahead of now, up to r) the
--- debt it stands for as of now. With refill 0 a fraction is dropped.
-local function bucket_read(key, now, refill, period)
+-- Whole tokens and their instant, or nil when there is no state Tollgate wrote.
+local function bucket_read(key)
   local v = redis.call('GET', key)
-  if not v and KEYS[3] then
-    local h = redis.pcall('HMGET', KEYS[3], 't', 's', 'r')
-    if type(h) ~= 'table' or h.err then return nil end
-    local tokens, ts, r = tonumber(h[1]), tonumber(h[2]), tonumber(h[3])
-    if not (tokens and ts and tokens >= 0 and tokens <= MAX and ts >= 0 and ts <= MAX) then
-      return nil
-    end
-    if r and ts <= r and ts > now and refill > 0 then
-      tokens = tokens - (ts - now) * refill / period
-      ts = now
-    end
-    local w = math.floor(tokens)
-    if refill > 0 then
-      ts = math.max(0, ts - math.floor((tokens - w) * period / refill))
-    end
-    return w, ts, true
-  end
   if type(v) ~= 'string' then return nil end
   local w, s = string.match(v, '^(%-?%d*)(%d%d%d%d%d%d%d%d%d%d%d%d%d%d%d%d)$')
   if not w then return nil end

@@ -7,7 +7,6 @@
 -- The key's expiry stays: a fuller bucket is full sooner, never later.
 -- KEYS[1]  the bucket or window (token-bucket.lua, fixed-window.lua, sliding-window.lua)
 -- KEYS[2]  the client's operator rules (operator.lua), optional
--- KEYS[3]  a token bucket's key of the earlier Tollgate (bucket.lua), optional: read while KEYS[1] is missing
 -- ARGV[1]  tk, fw or sw (Algorithm.keyCode)
 -- ARGV[2]  capacity (the limit of a window), 1..2^53
 -- ARGV[3]  tokens added per period (token bucket), 0..2^53
@@ -36,22 +35,15 @@ local _
 _, _, capacity, refill, period = operator_rules(KEYS[2], now, capacity, refill, period)
 
 if kind == 'tk' then
-  local w, s, earlier = bucket_read(key, now, refill, period)
+  local w, s = bucket_read(key)
   if not w then
     return 0
   end
   w, s = bucket_refill(w, s, now, capacity, refill, period)
   local after = math.min(capacity, w + credit)
   if after <= w then return 0 end
-  if earlier then
-    -- Read from the earlier Tollgate's key: written as its own, living until it would be full (at most).
-    local life = -1
-    if refill > 0 then life = math.min(MAX, bucket_ceil((capacity - after) * period, refill)) end
-    bucket_write(key, after, s, life)
-  else
-    -- KEEPTTL keeps the expiry.
-    redis.call('SET', key, bucket_value(after, s), 'KEEPTTL')
-  end
+  -- KEEPTTL keeps the expiry.
+  redis.call('SET', key, bucket_value(after, s), 'KEEPTTL')
   -- What a peek's remaining count gained (a debt that waiting calls ran up is paid first, unseen).
   return math.max(0, after) - math.max(0, w)
 end

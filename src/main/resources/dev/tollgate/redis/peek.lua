@@ -7,7 +7,6 @@
 -- ARGV[4]  the period or window, in microseconds, 1..2^53
 -- ARGV[5]  cost of one call, 1..capacity
 -- KEYS[2]  the client's operator rules (operator.lua), optional: a block or an override as a call meets it
--- KEYS[3]  a token bucket's key of the earlier Tollgate (bucket.lua), optional: read while KEYS[1] is missing
 -- Returns  {would allow 1|0, whole tokens left, retry-after us, until-full us}; -1 means never.
 local MAX = 9007199254740992
 local function whole(v, lo, hi)
@@ -37,7 +36,7 @@ if cost > capacity then return {0, 0, override_left, override_left} end
 -- End of operator rules.
 
 if kind == 'tk' then
-  local w, s = bucket_read(key, now, refill, period)
+  local w, s = bucket_read(key)
   if not w then
     w = capacity
     s = now

@@ -7,7 +7,6 @@
 -- ARGV[1]  capacity, 1..2^53
 -- ARGV[2]  tokens to give back, 1..capacity
 -- KEYS[2]  the client's operator rules (operator.lua), optional: an override's capacity is the cap
--- KEYS[3]  a token bucket's key of the earlier Tollgate (bucket.lua), optional: read while KEYS[1] is missing
 -- Returns  whole tokens in the bucket after the refund (as of its stored instant), or -1 when it is gone
 local MAX = 9007199254740992
 local function whole(v, lo, hi)
@@ -23,7 +22,7 @@ if not (capacity and cost) then
   return redis.error_reply('TOLLGATE_ARGS token-bucket-refund: bad arguments ' .. table.concat(ARGV, ' '))
 end
 -- The whole tokens as of the state's own instant (no refill is needed for that).
-local w, s, legacy = bucket_read(key, 0, 0, 1)
+local w, s = bucket_read(key)
 -- Operator rules (operator.lua): the capacity of an override in force.
 if KEYS[2] then
   local t = redis.call('TIME')
@@ -33,11 +32,6 @@ end
 -- End of operator rules.
 -- State Tollgate cannot have written is left to the next decision, which starts it afresh.
 if not w then
-  return -1
-end
-if legacy then
-  -- No key of its own: what was spent was spent by this version, which wrote its key, so that key has
-  -- expired (it was full). The earlier Tollgate's key is the earlier servers' to give back to.
   return -1
 end
 -- The stored instant stays, and so does the key's expiry.

@@ -6,7 +6,6 @@
 -- refills within the longest maxWait of its callers.
 -- KEYS[1]  the bucket: '<whole tokens><instant, 16 digits>' (bucket.lua)
 -- KEYS[2]  the client's operator rules (operator.lua), optional
--- KEYS[3]  a token bucket's key of the earlier Tollgate (bucket.lua), optional: read while KEYS[1] is missing
 -- ARGV[1]  capacity, 1..2^53
 -- ARGV[2]  tokens added per period, 0..2^53 (0: the bucket never refills, and nothing can be waited for)
 -- ARGV[3]  the period, in microseconds, 1..2^53
@@ -41,7 +40,7 @@ if blocked then return {0, 0, blocked, blocked} end
 if cost > capacity then return {0, 0, override_left, override_left} end
 -- End of operator rules.
 
-local w, s, legacy = bucket_read(key, now, refill, period)
+local w, s = bucket_read(key)
 if not w then
   w = capacity
   s = now
@@ -82,7 +81,7 @@ local full_in = until_holding(capacity)
 if allowed == 0 then wait = operator_retry(until_holding(cost), override_left) end
 
 local life = operator_life(full_in, override_left, ARGV)
-if allowed == 1 or rebased or legacy then
+if allowed == 1 or rebased then
   bucket_write(key, w, s, life)
 else
   bucket_expire(key, life)

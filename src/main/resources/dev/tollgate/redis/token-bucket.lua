@@ -2,7 +2,6 @@
 -- Everything is checked and computed before the one write, so the script never fails half way.
 -- KEYS[1]  the bucket: one decimal integer '<whole tokens><instant, 16 digits>' (bucket.lua)
 -- KEYS[2]  the client's operator rules (operator.lua), optional
--- KEYS[3]  a token bucket's key of the earlier Tollgate (bucket.lua), optional: read while KEYS[1] is missing
 -- ARGV[1]  capacity, 1..2^53
 -- ARGV[2]  tokens added per period, 0..2^53 (0: the bucket never refills)
 -- ARGV[3]  the period, in microseconds, 1..2^53
@@ -33,7 +32,7 @@ if blocked then return {0, 0, blocked, blocked} end
 if cost > capacity then return {0, 0, override_left, override_left} end
 -- End of operator rules.
 
-local w, s, legacy = bucket_read(key, now, refill, period)
+local w, s = bucket_read(key)
 -- State Tollgate cannot have written (missing, not a number, out of range) starts a full bucket.
 if not w then
   w = capacity
@@ -70,14 +69,13 @@ if allowed == 0 then retry_in = until_holding(cost) end
 -- Operator rules: the configured policy decides again once the override ends.
 retry_in = operator_retry(retry_in, override_left)
 
--- A denial spends nothing, so the state is not rewritten (unless rebased, or read from the earlier
--- Tollgate's key: then written as its own); the expiry is refreshed all the same, or a client
+-- A denial spends nothing, so the state is not rewritten (unless rebased); the expiry is refreshed all the same, or a client
 -- hammering an empty bucket would see it expire and be handed a full one.
 -- Never refills: the spent quota must outlive any expiry (tollgate.limits.<name>.persist=true).
 -- Otherwise it expires once it would be full again anyway (plus one second), when forgetting it
 -- changes nothing.
 local life = operator_life(full_in, override_left, ARGV)
-if allowed == 1 or rebased or legacy then
+if allowed == 1 or rebased then
   bucket_write(key, w, s, life)
 else
   bucket_expire(key, life)

@@ -20,8 +20,6 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.CsvSource;
 import redis.clients.jedis.Jedis;
 
 /**
@@ -118,31 +116,6 @@ class RedisStoreRobustnessTest {
     }
 
     private record LuaScriptCall(dev.tollgate.redis.LuaScript script, List<String> args) {}
-
-    /**
-     * State another writer left at the earlier Tollgate's key of a bucket (or a bug, or a restore from
-     * elsewhere), read while the bucket has no key of its own: never a negative count, never a lock-out.
-     */
-    @ParameterizedTest(name = "tokens={0} ts={1}")
-    @CsvSource({"-3,now", "nan,now", "inf,now", "-inf,now", "1e400,now", "abc,now", "0,abc", "0,-5", "0,decade"})
-    void tokenBucketStateItDidNotWriteDecidesWithinTheSettings(String tokens, String ts) {
-        LimitPolicy p = LimitPolicy.of("robust", 3, 1, Duration.ofSeconds(1));
-        String key = StoreKeys.DEFAULT.of("robust", UUID.randomUUID().toString());
-        long now = redis.timeMicros();
-        String stamp =
-                switch (ts) {
-                    case "now" -> Long.toString(now);
-                    case "decade" -> Long.toString(now + 10L * 365 * 86_400_000_000L);
-                    default -> ts;
-                };
-        try (Jedis j = redis.admin()) {
-            j.hset(StoreKeys.earlier(key), Map.of("t", tokens, "s", stamp));
-        }
-        Decision d = bucket.tryConsume(p, key);
-        assertTrue(d.remaining() >= 0 && d.remaining() <= 3, d.toString());
-        assertTrue(d.allowed() || d.retryAfter().compareTo(Duration.ofSeconds(3)) <= 0, d.toString());
-        assertTrue(d.resetAfter().compareTo(Duration.ofSeconds(4)) <= 0, d.toString());
-    }
 
     @Test
     void fixedWindowStateItDidNotWriteDecidesWithinTheSettings() {

@@ -12,7 +12,6 @@ import dev.tollgate.testing.StoredBucket;
 import dev.tollgate.testing.TestClock;
 import dev.tollgate.testing.Timeouts;
 import java.time.Duration;
-import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -103,21 +102,6 @@ class RedisTokenBucketStoreTest extends TokenBucketStoreContract {
                     new StoredBucket(0, future),
                     StoredBucket.read(j, key),
                     "the later instant is kept, so no interval is credited twice");
-        }
-    }
-
-    /** Another writer's fields in a hash at the earlier Tollgate's key: no state Tollgate wrote, a fresh bucket. */
-    @Test
-    void freshBucketDropsTheFieldsItDidNotWrite() {
-        LimitPolicy p = new LimitPolicy("redis", 5, 1, Duration.ofMinutes(1), 1);
-        String key = StoreKeys.DEFAULT.of("redis", java.util.UUID.randomUUID().toString());
-        try (Jedis j = redis.admin()) {
-            j.hset(StoreKeys.earlier(key), Map.of("tokens", "0", "ts", Long.toString(redis.timeMicros())));
-            Decision d = store.tryConsume(p, key);
-            assertTrue(d.allowed(), "the old fields are not this version's state: " + d);
-            assertEquals(4, d.remaining());
-            assertEquals("string", j.type(key));
-            assertEquals(4, StoredBucket.read(j, key).wholeTokens());
         }
     }
 

@@ -11,7 +11,6 @@ import dev.tollgate.testing.RedisServer;
 import dev.tollgate.testing.StoredBucket;
 import dev.tollgate.testing.Timeouts;
 import java.time.Duration;
-import java.util.Map;
 import java.util.UUID;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -23,8 +22,8 @@ import redis.clients.jedis.Jedis;
 
 /**
  * The token bucket's value in Redis ({@code bucket.lua}): one decimal integer {@code <W><s>}, whole
- * tokens at an instant with the fraction kept as time; the earlier Tollgate's hash read from its key and written at the new one; a
- * value Tollgate cannot have written read as no state.
+ * tokens at an instant with the fraction kept as time; a value Tollgate cannot have written read as no
+ * state.
  */
 class RedisTokenBucketValueTest {
 
@@ -46,11 +45,6 @@ class RedisTokenBucketValueTest {
 
     private static String freshKey() {
         return "value:" + UUID.randomUUID();
-    }
-
-    /** A store key as a limit's bucket has it, so that its earlier Tollgate's key is read too. */
-    private static String bucketKey() {
-        return StoreKeys.DEFAULT.of("value", UUID.randomUUID().toString());
     }
 
     /**
@@ -79,54 +73,6 @@ class RedisTokenBucketValueTest {
                         after.instantMicros(),
                         "from " + s + ": " + spentAndWhole + " tokens' time");
             }
-        }
-    }
-
-    /**
-     * The earlier Tollgate's hash {t, s} at its own key ({@code tg:tb:}): read with its tokens (a fraction
-     * too) while the bucket has no key of its own, and written there as one integer; the earlier key is
-     * left to the earlier servers (a rolling upgrade).
-     */
-    @Test
-    void theEarlierTollgatesHashIsReadWithItsTokensAndWrittenAtTheNewKeyAsOneInteger() {
-        LimitPolicy p = new LimitPolicy("value", 10, 1, Duration.ofHours(1), 1);
-        String key = bucketKey();
-        String earlier = StoreKeys.earlier(key);
-        assertTrue(earlier.startsWith("tg:tb:{value:") && key.startsWith("tg:tk:{value:"), earlier + " " + key);
-        try (Jedis j = redis.admin()) {
-            long ts = redis.timeMicros();
-            j.hset(earlier, Map.of("t", "3.5", "s", Long.toString(ts)));
-            j.pexpire(earlier, 60_000);
-            Decision d = store.tryConsume(p, key);
-            assertTrue(d.allowed());
-            assertEquals(2, d.remaining(), "3.5 tokens, one spent");
-            assertEquals("string", j.type(key));
-            StoredBucket b = StoredBucket.read(j, key);
-            assertEquals(2, b.wholeTokens());
-            assertEquals(ts - 1_800_000_000L, b.instantMicros(), 1, "the half token as half an hour");
-            long ttl = j.pttl(key);
-            assertTrue(ttl > 7 * 3_600_000L && ttl <= 8 * 3_600_000L + 1000, "until full plus 1 s: " + ttl);
-            assertEquals(Map.of("t", "3.5", "s", Long.toString(ts)), j.hgetAll(earlier), "left as it was");
-            assertEquals(1, store.tryConsume(p, key).remaining(), "from its own key now");
-        }
-    }
-
-    /** The earlier Tollgate's reservation (the state dated ahead, r) is owed as it was: a debt now. */
-    @Test
-    void theEarlierTollgatesReservationBecomesADebt() {
-        LimitPolicy p = new LimitPolicy("value", 5, 1, Duration.ofSeconds(1), 1);
-        String key = bucketKey();
-        try (Jedis j = redis.admin()) {
-            String ahead = Long.toString(redis.timeMicros() + 10_000_000);
-            j.hset(StoreKeys.earlier(key), Map.of("t", "0", "s", ahead, "r", ahead));
-            Decision d = store.tryConsume(p, key);
-            assertFalse(d.allowed());
-            assertTrue(
-                    d.retryAfter().compareTo(Duration.ofMillis(10_900)) > 0
-                            && d.retryAfter().compareTo(Duration.ofSeconds(11)) <= 0,
-                    "10 s owed, then a token: " + d);
-            assertEquals("string", j.type(key), "written at its own key even by a denial");
-            assertEquals(-10, StoredBucket.read(j, key).wholeTokens(), "the debt: 10 tokens");
         }
     }
 
@@ -198,30 +144,6 @@ class RedisTokenBucketValueTest {
             store.refund(p, key, spent.mark());
             assertEquals(new StoredBucket(10, before.instantMicros()), StoredBucket.read(j, key));
             assertTrue(j.pttl(key) > 590_000, "the expiry stays: " + j.pttl(key));
-        }
-    }
-
-    /**
-     * A bucket read from the earlier Tollgate's key: a refund finds no key of its own (what it gives back
-     * was spent by this version, whose key expired: full), and a credit writes it at its own key with an
-     * expiry (until it would be full).
-     */
-    @Test
-    void aRefundLeavesTheEarlierKeyAndACreditWritesItsOwnWithAnExpiry() {
-        LimitPolicy p = new LimitPolicy("value", 10, 1, Duration.ofHours(1), 1);
-        String key = bucketKey();
-        String earlier = StoreKeys.earlier(key);
-        try (Jedis j = redis.admin()) {
-            String ts = Long.toString(redis.timeMicros());
-            j.hset(earlier, Map.of("t", "2.5", "s", ts));
-            j.pexpire(earlier, 600_000);
-            store.refund(p, key, 0);
-            assertEquals(Map.of("t", "2.5", "s", ts), j.hgetAll(earlier));
-            assertFalse(j.exists(key));
-            assertEquals(2, store.credit(p, key, 2));
-            assertEquals(4, StoredBucket.read(j, key).wholeTokens());
-            long ttl = j.pttl(key);
-            assertTrue(ttl > 5 * 3_600_000L && ttl <= 6 * 3_600_000L + 1000, "until full at most: " + ttl);
         }
     }
 

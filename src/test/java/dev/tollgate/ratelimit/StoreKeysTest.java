@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.tollgate.ClientKeyTooLongException;
 import dev.tollgate.engine.Tollgate;
+import dev.tollgate.redis.KeyPrefix;
 import dev.tollgate.testing.RedisServer;
 import dev.tollgate.testing.TestSettings;
 import java.nio.charset.StandardCharsets;
@@ -20,6 +21,7 @@ import java.util.TreeSet;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import redis.clients.jedis.Jedis;
+import redis.clients.jedis.util.JedisClusterCRC16;
 
 /**
  * The README's keys, as Redis holds them after a check: {@code tg:<tk|fw|sw>:{<limit>:<hash>}}, the hash
@@ -57,6 +59,25 @@ class StoreKeysTest {
                             "tg:fw:{keys-fw:" + hash + "}",
                             "tg:sw:{keys-sw:" + hash + "}")),
                     new TreeSet<>(j.keys("tg:*")));
+        }
+    }
+
+    /**
+     * What every script of a limit is sent: the client's bucket or window and its operator rules, two
+     * keys of one Cluster slot, whatever the algorithm and the key prefix; nothing else is read.
+     */
+    @Test
+    void aDecisionSendsTwoKeysOfOneSlotItsStateAndItsRules() {
+        for (StoreKeys keys : List.of(StoreKeys.DEFAULT, StoreKeys.in(new KeyPrefix("shop:")))) {
+            for (Algorithm algorithm : Algorithm.values()) {
+                String storeKey = keys.of(algorithm, "api", "client");
+                List<String> sent = RedisRateLimitStore.keys(storeKey);
+                assertEquals(List.of(storeKey, StoreKeys.rules(storeKey)), sent, algorithm + " " + storeKey);
+                assertEquals(
+                        1,
+                        sent.stream().map(JedisClusterCRC16::getSlot).distinct().count(),
+                        "one slot: " + sent);
+            }
         }
     }
 

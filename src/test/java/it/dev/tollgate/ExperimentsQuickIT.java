@@ -124,7 +124,7 @@ class ExperimentsQuickIT {
         Path out = OUT.resolve("outage");
         run("outage", out);
         double budgetUs = 250_000;
-        List<String[]> checks = csv(out.resolve("outage.csv"));
+        List<String[]> checks = csv(out.resolve("raw/outage.csv"));
         // phase,index,latency_us,outcome,degraded,breaker_open_after,cause
         assertEquals(OUTAGE_PHASES.size() * 20, checks.size(), "20 checks in each of the phases");
         assertEquals(OUTAGE_PHASES, checks.stream().map(r -> r[0]).distinct().toList(), "the phases, in order");

@@ -1,5 +1,7 @@
 package dev.tollgate.experiments.common;
 
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -24,5 +26,13 @@ public record Options(boolean quick, Path out, List<String> rest) {
             }
         }
         return new Options(quick, out, List.copyOf(rest));
+    }
+
+    /**
+     * Where a run writes its per-call rows (one per request or check): {@code <out>/raw/}, which git ignores
+     * under {@code experiments/results/}, so a results folder keeps only summaries, charts and aggregates.
+     */
+    public static Path raw(Path out) throws IOException {
+        return Files.createDirectories(out.resolve("raw"));
     }
 }

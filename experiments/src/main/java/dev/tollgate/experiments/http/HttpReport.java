@@ -1,6 +1,7 @@
 package dev.tollgate.experiments.http;
 
 import dev.tollgate.experiments.common.Environment;
+import dev.tollgate.experiments.common.Options;
 import dev.tollgate.experiments.common.Stats;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -28,7 +29,7 @@ final class HttpReport {
                 csv.append('\n');
             }
         }
-        Files.writeString(out.resolve("http.csv"), csv);
+        Files.writeString(Options.raw(out).resolve("http.csv"), csv);
         int pairs = runs.get(0).limited().length;
         StringBuilder md = new StringBuilder("# HTTP: latency the filter adds\n\n")
                 .append(runs.size())

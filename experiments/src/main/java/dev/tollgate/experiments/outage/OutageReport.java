@@ -2,6 +2,7 @@ package dev.tollgate.experiments.outage;
 
 import dev.tollgate.experiments.common.Charts;
 import dev.tollgate.experiments.common.Environment;
+import dev.tollgate.experiments.common.Options;
 import dev.tollgate.experiments.common.Stats;
 import dev.tollgate.experiments.outage.OutageExperiment.Check;
 import dev.tollgate.experiments.outage.OutageExperiment.PhaseRun;
@@ -43,7 +44,7 @@ final class OutageReport {
                         c.cause()));
             }
         }
-        Files.writeString(out.resolve("outage.csv"), csv);
+        Files.writeString(Options.raw(out).resolve("outage.csv"), csv);
 
         StringBuilder phases = new StringBuilder("phase,checks,p50_us,p99_us,max_us,paid_timeout,redis_allowed,"
                 + "redis_denied,degraded_allowed,degraded_denied,breaker_open_after_check,fault_ms,recovery_ms,"
