@@ -69,6 +69,8 @@ public final class RedisGuards {
     }
 
     static Object probe(RedisLink link, KeyPrefix prefix) {
+        // The probe runs while the breaker is open: the idle connections made before the outage are suspect.
+        link.dropIdleConnections();
         link.loadScripts();
         return link.eval(
                 PROBE, List.of(probeKey(prefix, Math.floorMod(NEXT.getAndIncrement(), PROBE_SLOTS))), List.of());

@@ -146,6 +146,18 @@ public final class RedisLink implements AutoCloseable {
         return drop;
     }
 
+    /**
+     * Drops the idle pooled connections (a single Redis or a Sentinel's master; not a cluster's, whose
+     * executor retries on its own): after an outage they may lead to a process or a path that is gone and
+     * never answers, and each would cost a call its budget before it is found out.
+     */
+    public void dropIdleConnections() {
+        Client c = client;
+        if (c != null && c.dropIdleConnections() != null) {
+            c.dropIdleConnections().run();
+        }
+    }
+
     /** Runs {@code script} on the node that owns {@code keys}. */
     public Object eval(LuaScript script, List<String> keys, List<String> args) {
         Client c = client();

@@ -54,6 +54,7 @@ public class HealthIT {
             assertOnlyUp(r.body());
         } finally {
             redis.restart();
+            RedisReady.awaitBoth(); // the next class finds both servers' breakers closed again
         }
     }
 
