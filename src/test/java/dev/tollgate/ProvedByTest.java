@@ -4,19 +4,28 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
+import java.lang.annotation.Annotation;
+import java.lang.reflect.Method;
+import java.lang.reflect.Modifier;
 import java.nio.file.FileSystems;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.PathMatcher;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Nested;
+import org.junit.jupiter.api.RepeatedTest;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestFactory;
+import org.junit.jupiter.params.ParameterizedTest;
 
 /**
  * The documentation's claims point at the tests that prove them, and those tests exist: every bullet of
@@ -24,12 +33,17 @@ import org.junit.jupiter.api.Test;
  * every row of "What proves each promise" (the same page) names tests, and every test named there, or
  * anywhere in the README and the reference pages ({@code FooTest}, {@code FooIT}, {@code FooContract}, a
  * method as {@code FooTest.method} or its start as {@code FooTest.meth...}, a glob as {@code Foo*}), is a
- * class under {@code src/test/java} with that method.
+ * test class under {@code src/test/java} (it has test methods, or is an abstract contract a test class
+ * extends) and a named method is a test method (annotated {@code @Test}, {@code @ParameterizedTest},
+ * {@code @RepeatedTest}, {@code @TestFactory} or a meta-annotation of one), not any method of that name.
  */
 class ProvedByTest {
 
     static final Pattern TEST_NAME = Pattern.compile(
             "`([A-Z][a-z][A-Za-z0-9]*(?:Test|IT|Contract|\\*))(?:\\.([a-z][A-Za-z0-9]*)(\\.\\.\\.)?)?`");
+
+    static final Set<Class<? extends Annotation>> TEST_ANNOTATIONS =
+            Set.of(Test.class, ParameterizedTest.class, RepeatedTest.class, TestFactory.class);
 
     static final Path GUARANTEES = Path.of("src", "site", "markdown", "guarantees.md");
 
@@ -88,6 +102,10 @@ class ProvedByTest {
         assertThrowsAssertion(() -> assertNamesExist("Proved by `NoSuchThingTest`.", "made up"));
         assertThrowsAssertion(() -> assertNamesExist("Proved by `ProvedByTest.noSuchMethod`.", "made up"));
         assertThrowsAssertion(() -> assertNamesExist("Proved by nothing at all.", "made up"));
+        // a helper method of that name is no test, nor is a class without tests
+        assertThrowsAssertion(() -> assertNamesExist("Proved by `ProvedByTest.assertThrowsAssertion`.", "helper"));
+        assertThrowsAssertion(() -> assertNamesExist("Proved by `ProvedByTest.assertThrows...`.", "helper"));
+        assertThrowsAssertion(() -> assertNamesExist("Proved by `LockChild*`.", "no tests"));
     }
 
     private static void assertNamesExist(String text, String where) {
@@ -99,37 +117,89 @@ class ProvedByTest {
             if (name.endsWith("*")) {
                 PathMatcher glob = FileSystems.getDefault().getPathMatcher("glob:" + name);
                 assertTrue(
-                        testClasses.keySet().stream().anyMatch(c -> glob.matches(Path.of(c))),
+                        testClasses.keySet().stream().anyMatch(c -> glob.matches(Path.of(c)) && isTestClass(load(c))),
                         "no test class matches " + name + " in:\n" + where);
                 continue;
             }
-            Path file = testClasses.get(name);
-            assertTrue(file != null, "no test class " + name + " under src/test/java, named in:\n" + where);
-            if (m.group(2) != null) {
-                String method = m.group(2) + (m.group(3) == null ? "(" : "");
+            assertTrue(
+                    testClasses.containsKey(name),
+                    "no test class " + name + " under src/test/java, named in:\n" + where);
+            Class<?> type = load(name);
+            if (m.group(2) == null) {
                 assertTrue(
-                        declares(file, method),
-                        "no method " + m.group(0) + " in " + file + " (or the contract it extends), named in:\n"
+                        isTestClass(type),
+                        name + " has no test method (nor is it an abstract contract a test class extends), named in:\n"
+                                + where);
+            } else {
+                assertTrue(
+                        declaresTest(type, m.group(2), m.group(3) != null),
+                        "no test method " + m.group(0) + " in " + name + " (or the contract it extends), named in:\n"
                                 + where);
             }
         }
         assertTrue(names > 0, "no test named in:\n" + where);
     }
 
-    /** Whether {@code file}, or a class it extends, declares a method starting with {@code method}. */
-    private static boolean declares(Path file, String method) {
+    /** Loads a class of {@code src/test/java} by its simple name, without initialising it. */
+    static Class<?> load(String simpleName) {
+        Path relative = Path.of("src", "test", "java").relativize(testClasses.get(simpleName));
+        String binary = relative.toString()
+                .replace(".java", "")
+                .replace(relative.getFileSystem().getSeparator(), ".");
         try {
-            String source = Files.readString(file);
-            if (Pattern.compile("void " + Pattern.quote(method)).matcher(source).find()) {
-                return true;
-            }
-            Matcher parent = Pattern.compile("extends ([A-Z][A-Za-z0-9]*)").matcher(source);
-            return parent.find()
-                    && testClasses.containsKey(parent.group(1))
-                    && declares(testClasses.get(parent.group(1)), method);
-        } catch (IOException e) {
-            throw new IllegalStateException(e);
+            return Class.forName(binary, false, ProvedByTest.class.getClassLoader());
+        } catch (ClassNotFoundException e) {
+            throw new AssertionError("not compiled: " + binary, e);
         }
+    }
+
+    /**
+     * A class whose tests run: it (or a class it extends) has test methods and it is concrete, or it is an
+     * abstract contract that some concrete test class extends.
+     */
+    static boolean isTestClass(Class<?> type) {
+        if (testMethods(type).findAny().isEmpty()) {
+            return false;
+        }
+        if (!Modifier.isAbstract(type.getModifiers())) {
+            return true;
+        }
+        return testClasses.keySet().stream()
+                .map(ProvedByTest::load)
+                .anyMatch(c -> c != type && type.isAssignableFrom(c) && !Modifier.isAbstract(c.getModifiers()));
+    }
+
+    /** Whether {@code type}, or a class it extends, has a test method named {@code method} (or starting so). */
+    static boolean declaresTest(Class<?> type, String method, boolean prefix) {
+        return testMethods(type)
+                .anyMatch(m ->
+                        prefix ? m.getName().startsWith(method) : m.getName().equals(method));
+    }
+
+    /** The test methods of {@code type}, the classes it extends, and its {@code @Nested} classes. */
+    private static Stream<Method> testMethods(Class<?> type) {
+        Stream<Method> own = Stream.of(type.getDeclaredMethods()).filter(ProvedByTest::isTestMethod);
+        Stream<Method> nested = Stream.of(type.getDeclaredClasses())
+                .filter(c -> c.isAnnotationPresent(Nested.class))
+                .flatMap(ProvedByTest::testMethods);
+        Class<?> parent = type.getSuperclass();
+        Stream<Method> inherited = parent == null || parent == Object.class ? Stream.empty() : testMethods(parent);
+        return Stream.of(own, nested, inherited).flatMap(m -> m);
+    }
+
+    /** Annotated {@code @Test}, {@code @ParameterizedTest}, {@code @RepeatedTest}, {@code @TestFactory}, or by a meta-annotation of one. */
+    static boolean isTestMethod(Method method) {
+        return Stream.of(method.getAnnotations()).anyMatch(a -> isTestAnnotation(a.annotationType(), new HashSet<>()));
+    }
+
+    private static boolean isTestAnnotation(Class<? extends Annotation> type, Set<Class<?>> seen) {
+        if (TEST_ANNOTATIONS.contains(type)) {
+            return true;
+        }
+        if (!seen.add(type) || type.getName().startsWith("java.lang.annotation.")) {
+            return false;
+        }
+        return Stream.of(type.getAnnotations()).anyMatch(a -> isTestAnnotation(a.annotationType(), seen));
     }
 
     private static String section(String heading) {

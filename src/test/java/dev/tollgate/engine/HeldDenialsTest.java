@@ -4,7 +4,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.tollgate.ClientOverride;
 import dev.tollgate.Decision;
+import dev.tollgate.config.PropertySource;
+import dev.tollgate.config.SettingsReader;
 import dev.tollgate.ratelimit.Algorithm;
 import dev.tollgate.ratelimit.DecisionListener;
 import dev.tollgate.ratelimit.LimitSpec;
@@ -12,11 +15,15 @@ import dev.tollgate.ratelimit.RedisRateLimitStore;
 import dev.tollgate.ratelimit.StoreKeys;
 import dev.tollgate.testing.RedisServer;
 import dev.tollgate.testing.TestSettings;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
 import redis.clients.jedis.Jedis;
 
 /** A flood on an exhausted key costs Redis nothing: counted in Redis's own command statistics. */
@@ -28,7 +35,7 @@ class HeldDenialsTest {
     private final AtomicInteger held = new AtomicInteger();
 
     private Tollgate tollgate(String algorithm, String localDenials) {
-        return Tollgate.builder(TestSettings.read(
+        return withListener(Tollgate.builder(TestSettings.read(
                         "tollgate.redis.url", redis.url(),
                         "tollgate.local-denials", localDenials,
                         "tollgate.limits.api.algorithm", algorithm,
@@ -36,17 +43,20 @@ class HeldDenialsTest {
                         "tollgate.limits.api.refill-period", "1h",
                         "tollgate.limits.bucket.capacity", "5",
                         "tollgate.limits.bucket.refill-tokens", "1",
-                        "tollgate.limits.bucket.refill-period", "1h"))
-                .listener(new DecisionListener() {
-                    @Override
-                    public void onDecision(LimitSpec limit, Decision decision, long nanos) {}
-
-                    @Override
-                    public void onHeldDenial(LimitSpec limit) {
-                        held.incrementAndGet();
-                    }
-                })
+                        "tollgate.limits.bucket.refill-period", "1h")))
                 .build();
+    }
+
+    private Tollgate.Builder withListener(Tollgate.Builder builder) {
+        return builder.listener(new DecisionListener() {
+            @Override
+            public void onDecision(LimitSpec limit, Decision decision, long nanos) {}
+
+            @Override
+            public void onHeldDenial(LimitSpec limit) {
+                held.incrementAndGet();
+            }
+        });
     }
 
     @BeforeEach
@@ -154,6 +164,85 @@ class HeldDenialsTest {
             // Asked Redis once; the guard's background warm-up may add its probe script once.
             assertTrue(evalCalls() >= 1 && evalCalls() <= 2, "asked Redis: " + evalCalls());
             assertEquals(1, held.get());
+        }
+    }
+
+    /** Spends {@code client}'s 5 tokens and has Redis deny the sixth call, which is then held. */
+    private void exhaust(Tollgate t, String limit, String client) {
+        int before = held.get();
+        for (int i = 0; i < 5; i++) {
+            assertTrue(t.check(limit, client).allowed(), client + " call " + i);
+        }
+        assertFalse(t.check(limit, client).allowed(), client + ": denied by Redis");
+        assertEquals(before, held.get(), client + ": that denial came from Redis");
+    }
+
+    /** Whether {@code client}'s next call on {@code limit} is answered by a held denial (not by Redis). */
+    private boolean answeredHere(Tollgate t, String limit, String client) {
+        int before = held.get();
+        assertFalse(t.check(limit, client).allowed(), client);
+        return held.get() == before + 1;
+    }
+
+    @Test
+    void atMostLocalDenialsAreHeldTheOldestEvictedFirst() {
+        try (Tollgate t = tollgate("fixed-window", "2")) {
+            exhaust(t, "bucket", "first");
+            exhaust(t, "bucket", "second");
+            exhaust(t, "bucket", "third");
+            assertTrue(answeredHere(t, "bucket", "third"), "the newest is held");
+            assertTrue(answeredHere(t, "bucket", "second"), "so is the one before");
+            resetStatistics();
+            assertFalse(answeredHere(t, "bucket", "first"), "the oldest was evicted: asked of Redis again");
+            assertTrue(evalCalls() >= 1, "Redis was asked: " + evalCalls());
+        }
+    }
+
+    @Test
+    void aReloadForgetsTheHeldDenials(@TempDir Path dir) throws Exception {
+        Path file = dir.resolve("limits.properties");
+        Files.writeString(file, "tollgate.limits.api.capacity=5\n");
+        PropertySource source = PropertySource.of(Map.of(
+                "tollgate.redis.url", redis.url(),
+                "tollgate.config.file", file.toString(),
+                "tollgate.local-denials", "1000",
+                "tollgate.limits.api.algorithm", "fixed-window",
+                "tollgate.limits.api.refill-period", "1h"));
+        try (Tollgate t = withListener(
+                        Tollgate.builder(SettingsReader.read(source)).reloadFrom(source))
+                .build()) {
+            exhaust(t, "api", "flooder");
+            assertTrue(answeredHere(t, "api", "flooder"), "held before the reload");
+            Files.writeString(file, "tollgate.limits.api.capacity=10\n");
+            t.reloader().look();
+            t.reloader().look();
+            assertEquals(10, t.limit("api").policy().capacity(), "reloaded");
+            int before = held.get();
+            assertTrue(t.check("api", "flooder").allowed(), "the window has room under the raised limit");
+            assertEquals(before, held.get(), "the held denial was forgotten: Redis decided");
+        }
+    }
+
+    @Test
+    void anOverrideSetAfterADenialIsHeldDropsItOnEveryServer() throws Exception {
+        try (Tollgate a = tollgate("fixed-window", "1000");
+                Tollgate b = tollgate("fixed-window", "1000")) {
+            OperationsTest.awaitListening(a);
+            OperationsTest.awaitListening(b);
+            exhaust(a, "api", "flooder");
+            assertFalse(b.check("api", "flooder").allowed(), "denied by Redis, now held on b too");
+            assertTrue(answeredHere(a, "api", "flooder"), "held on a");
+            assertTrue(answeredHere(b, "api", "flooder"), "held on b");
+            a.admin().override("api", "flooder", ClientOverride.window(100, Duration.ofHours(1)), Duration.ofHours(1));
+            assertTrue(a.check("api", "flooder").allowed(), "the server that set it asked Redis");
+            long deadline = System.nanoTime() + 5_000_000_000L;
+            while (!((Operations) b.admin()).heardSince(0) && System.nanoTime() < deadline) {
+                Thread.sleep(10);
+            }
+            assertTrue(((Operations) b.admin()).heardSince(0), "b heard the override");
+            int before = held.get();
+            assertTrue(b.check("api", "flooder").allowed(), "b dropped its held denial and asked Redis");
+            assertEquals(before, held.get());
         }
     }
 }

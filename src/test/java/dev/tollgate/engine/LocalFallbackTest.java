@@ -7,8 +7,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.tollgate.Decision;
 import dev.tollgate.ratelimit.DecisionListener;
 import dev.tollgate.ratelimit.LimitSpec;
+import dev.tollgate.testing.ManualClock;
 import dev.tollgate.testing.RedisServer;
 import dev.tollgate.testing.TestSettings;
+import java.time.Duration;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -96,5 +98,54 @@ class LocalFallbackTest {
         assertFalse(back.degraded());
         assertTrue(back.allowed(), "the restarted Redis lost the bucket: Redis's count, not the local one");
         assertEquals(10, local.get());
+    }
+
+    private static int admitted(Tollgate t, String limit, int calls) {
+        int allowed = 0;
+        for (int i = 0; i < calls; i++) {
+            Decision d = t.check(limit, "c");
+            assertTrue(d.degraded(), limit + " call " + i + " is degraded");
+            allowed += d.allowed() ? 1 : 0;
+        }
+        return allowed;
+    }
+
+    @Test
+    void eachAlgorithmsShareIsItsCapacityOverTheServersAndATokenBucketRefillsAsManyTimesMoreSlowly() throws Exception {
+        ManualClock clock = new ManualClock();
+        try (Tollgate t = Tollgate.builder(TestSettings.read(
+                        "tollgate.redis.url", redis.url(),
+                        "tollgate.local-fallback-servers", "2",
+                        "tollgate.limits.bucket.capacity", "6",
+                        "tollgate.limits.bucket.refill-tokens", "1",
+                        "tollgate.limits.bucket.refill-period", "1m",
+                        "tollgate.limits.bucket.local-fallback", "true",
+                        "tollgate.limits.fixed.algorithm", "fixed-window",
+                        "tollgate.limits.fixed.capacity", "6",
+                        "tollgate.limits.fixed.refill-period", "1m",
+                        "tollgate.limits.fixed.local-fallback", "true",
+                        "tollgate.limits.sliding.algorithm", "sliding-window",
+                        "tollgate.limits.sliding.capacity", "6",
+                        "tollgate.limits.sliding.refill-period", "1m",
+                        "tollgate.limits.sliding.local-fallback", "true"))
+                .clock(clock)
+                .build()) {
+            redis.kill();
+            try {
+                for (String limit : new String[] {"bucket", "fixed", "sliding"}) {
+                    assertEquals(3, admitted(t, limit, 10), limit + ": this server's share, 6 / 2 servers");
+                }
+                // The bucket's own refill is a token a minute; its share's, a token every 2 minutes.
+                clock.elapse(Duration.ofMinutes(1));
+                assertEquals(0, admitted(t, "bucket", 3), "a minute: half a token, none to spend");
+                clock.elapse(Duration.ofMinutes(1));
+                assertEquals(1, admitted(t, "bucket", 3), "two minutes: one token");
+                for (String limit : new String[] {"fixed", "sliding"}) {
+                    assertEquals(3, admitted(t, limit, 10), limit + ": the share again in a later window");
+                }
+            } finally {
+                redis.restart();
+            }
+        }
     }
 }

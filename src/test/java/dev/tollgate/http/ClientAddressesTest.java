@@ -2,10 +2,13 @@ package dev.tollgate.http;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.tollgate.testing.LogCapture;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
+import java.util.logging.Level;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -108,5 +111,27 @@ class ClientAddressesTest {
     @org.junit.jupiter.api.Test
     void trustedProxiesNeedTheirHeader() {
         assertThrows(IllegalArgumentException.class, () -> new ClientAddresses(TRUSTED, Optional.empty(), 64));
+    }
+
+    @org.junit.jupiter.api.Test
+    void aTrustedProxyThatSendsNoClientHeaderGetsExactlyOneWarning() {
+        ClientAddresses addresses =
+                new ClientAddresses(TRUSTED, Optional.of(ClientHeader.parse("X-Forwarded-For")), 64);
+        try (LogCapture log = new LogCapture(ClientAddresses.class)) {
+            assertEquals("203.0.113.7", addresses.clientKey("10.0.0.1", List.of("203.0.113.7")));
+            assertEquals("203.0.113.7", addresses.clientKey("203.0.113.7", List.of()), "an untrusted peer");
+            assertEquals(List.of(), log.at(Level.WARNING), "no warning while the header comes or need not");
+            for (int i = 0; i < 5; i++) {
+                assertEquals("10.0.0.1", addresses.clientKey("10.0.0.1", List.of()), "keyed by the proxy");
+                assertEquals("10.0.0.2", addresses.clientKey("10.0.0.2", List.of()), "another proxy");
+            }
+            List<String> warnings = log.at(Level.WARNING);
+            assertEquals(1, warnings.size(), "one warning, not one per request: " + warnings);
+            assertTrue(
+                    warnings.get(0).contains("trusted proxy 10.0.0.1 carried no X-Forwarded-For header"),
+                    warnings.get(0));
+            assertTrue(warnings.get(0).contains("tollgate.http.client-header"), warnings.get(0));
+            assertTrue(log.oneLineEach(Level.WARNING));
+        }
     }
 }

@@ -122,6 +122,25 @@ public abstract class DistributedLockContract {
     }
 
     @Test
+    void aDeadHolderBlocksForAtMostTheTtl() throws Exception {
+        String name = freshName();
+        acquire(name, Duration.ofMillis(600));
+        long taken = nowMicros(); // not before the store took it
+        Acquisition blocked = lock().tryAcquire(name, Duration.ofSeconds(10));
+        assertInstanceOf(Acquisition.HeldElsewhere.class, blocked);
+        assertTrue(
+                ((Acquisition.HeldElsewhere) blocked).expiresIn().compareTo(Duration.ofMillis(600)) <= 0,
+                "the holder's time left is within its ttl: " + blocked);
+        // One millisecond past the ttl, counted from a moment after the lock was taken: its holder is gone.
+        long deadline = taken + 601_000;
+        elapse(Duration.ofNanos(Math.max(0, deadline - nowMicros()) * 1000));
+        assertInstanceOf(
+                Acquisition.Acquired.class,
+                lock().tryAcquire(name, Duration.ofSeconds(10)),
+                "a dead holder blocks for the ttl, not longer");
+    }
+
+    @Test
     void oldTokenCannotReleaseNewHoldersLock() throws Exception {
         String name = freshName();
         LockHandle old = acquire(name, Duration.ofMillis(200));

@@ -24,6 +24,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import redis.clients.jedis.Jedis;
+import redis.clients.jedis.args.ClientPauseMode;
 import redis.clients.jedis.params.SetParams;
 import redis.clients.jedis.util.JedisClusterCRC16;
 
@@ -66,6 +67,43 @@ class RedisDistributedLockTest extends DistributedLockContract {
     @Override
     protected long nowMicros() {
         return redis.timeMicros();
+    }
+
+    @Test
+    void eachTokenIsAboveTheLastPlusOneEvenWhenRedissClockStepsBack() {
+        String name = freshName();
+        // The last token an hour ahead of TIME: what a clock stepped back by an hour leaves behind.
+        long last = redis.timeMicros() + Duration.ofHours(1).toNanos() / 1000;
+        try (Jedis j = redis.admin()) {
+            j.set("tollgate:fence:{" + name + "}", Long.toString(last));
+        }
+        for (int i = 1; i <= 3; i++) {
+            LockHandle h = acquire(name, Duration.ofSeconds(10));
+            assertEquals(last + i, h.fencingToken(), "token " + i + ": the last one plus one, not the clock");
+            assertTrue(h.release());
+        }
+    }
+
+    @Test
+    void isHeldCountsFromWhenTheAcquireWasSent() throws Exception {
+        String name = freshName();
+        long start;
+        LockHandle h;
+        try (Jedis admin = redis.admin()) {
+            start = System.nanoTime();
+            // The acquire is sent now and answered when the pause ends, 700 ms later.
+            admin.clientPause(700, ClientPauseMode.WRITE);
+            h = acquire(name, Duration.ofMillis(1000));
+        }
+        long answered = System.nanoTime() - start;
+        assertTrue(answered >= 690_000_000L, "the acquire waited out the pause: " + answered / 1_000_000 + " ms");
+        // Counted from when it was sent (just after start) the handle ends at start + 1,000 ms; counted from
+        // the answer, not before start + 1,690 ms. Looked at 300 ms past the first: the tolerance for a
+        // loaded machine between start and the send, far from the 690 ms that tell the two apart.
+        while (System.nanoTime() - start < 1_300_000_000L) {
+            Thread.sleep(10);
+        }
+        assertFalse(h.isHeld(), "1,300 ms after it was sent, a 1,000 ms lock's handle is no longer held");
     }
 
     @Test

@@ -70,9 +70,12 @@ public abstract class SettingsChangeContract {
         spend(Algorithm.FIXED_WINDOW, window(3, Duration.ofSeconds(60)), key, 3);
         Decision d = check(Algorithm.FIXED_WINDOW, window(3, Duration.ofSeconds(1)), key);
         // The old window may happen to end within the next second; then it is kept until it ends.
-        assertTrue(
-                d.allowed() || d.retryAfter().compareTo(Duration.ofSeconds(1)) <= 0,
-                "allowed, or within one new window: " + d);
+        if (d.allowed()) {
+            assertEquals(2, d.remaining(), "a fresh 1 s window, this call counted: " + d);
+        } else {
+            assertEquals(0, d.remaining(), d.toString());
+            assertTrue(d.retryAfter().compareTo(Duration.ofSeconds(1)) <= 0, "within one new window: " + d);
+        }
         assertTrue(d.resetAfter().compareTo(Duration.ofSeconds(1)) <= 0, "reset after " + d.resetAfter());
     }
 
@@ -146,7 +149,12 @@ public abstract class SettingsChangeContract {
         String key = freshKey();
         spend(Algorithm.TOKEN_BUCKET, LimitPolicy.of("change", 2, 2, Duration.ofMillis(100)), key, 2);
         Decision d = check(Algorithm.TOKEN_BUCKET, LimitPolicy.of("change", 2, 1, Duration.ofMinutes(1)), key);
-        assertTrue(d.allowed() || d.retryAfter().compareTo(Duration.ofMinutes(1)) <= 0, d.toString());
+        // Nothing but the time since the spend (milliseconds) refills: at most one token, and this call spends it.
+        assertEquals(0, d.remaining(), d.toString());
+        if (!d.allowed()) {
+            assertTrue(d.retryAfter().compareTo(Duration.ofMinutes(1)) <= 0, "at most the new rate: " + d);
+        }
+        assertTrue(d.resetAfter().compareTo(Duration.ofMinutes(2)) <= 0, "full at the new rate: " + d);
     }
 
     @Test
@@ -155,7 +163,11 @@ public abstract class SettingsChangeContract {
         spend(Algorithm.TOKEN_BUCKET, LimitPolicy.quota("change", 2), key, 2);
         LimitPolicy refilling = LimitPolicy.of("change", 2, 1, Duration.ofMillis(100));
         Decision d = check(Algorithm.TOKEN_BUCKET, refilling, key);
-        assertTrue(d.allowed() || d.retryAfter().compareTo(Duration.ofMillis(100)) <= 0, d.toString());
+        if (!d.allowed()) {
+            assertTrue(d.retryAfter().compareTo(Duration.ofMillis(100)) <= 0, d.toString());
+        }
+        clock().elapse(d.allowed() ? Duration.ofMillis(100) : d.retryAfter());
+        assertTrue(check(Algorithm.TOKEN_BUCKET, refilling, key).allowed(), "the spent quota refills");
     }
 
     /**

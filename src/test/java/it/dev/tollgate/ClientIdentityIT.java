@@ -10,6 +10,7 @@ import java.io.OutputStream;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.Socket;
+import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -42,48 +43,59 @@ class ClientIdentityIT {
     @Test
     void forwardedFromATrustedProxyIsNotReadWhenItWritesXForwardedFor() throws Exception {
         // nginx/ALB/Envoy pass a client's Forwarded header through untouched: it must not pick the bucket.
-        assertOneBucket(undegraded(attempt -> {
-            List<Integer> left = new ArrayList<>();
-            for (int i = 1; i <= 3; i++) {
-                left.add(remaining(
-                        "127.0.0.1", "X-Forwarded-For: 10.20.0." + attempt, "Forwarded: for=198.51.100." + i));
-            }
-            return left;
-        }));
+        assertOneBucket(
+                undegraded(attempt -> {
+                    List<Integer> left = new ArrayList<>();
+                    for (int i = 1; i <= 3; i++) {
+                        left.add(remaining(
+                                "127.0.0.1", "X-Forwarded-For: 10.20.0." + attempt, "Forwarded: for=198.51.100." + i));
+                    }
+                    return left;
+                }),
+                "10.20.0.1");
     }
 
     @Test
     void haproxysSecondLineIsReadAfterTheClientsFirst() throws Exception {
         // HAProxy's option forwardedfor adds its own X-Forwarded-For line after the one the client sent.
-        assertOneBucket(undegraded(attempt -> {
-            List<Integer> left = new ArrayList<>();
-            for (int i = 1; i <= 3; i++) {
-                left.add(remaining(
-                        "127.0.0.1", "X-Forwarded-For: 10.20.1." + i, "X-Forwarded-For: 10.20.1." + (100 + attempt)));
-            }
-            return left;
-        }));
+        assertOneBucket(
+                undegraded(attempt -> {
+                    List<Integer> left = new ArrayList<>();
+                    for (int i = 1; i <= 3; i++) {
+                        left.add(remaining(
+                                "127.0.0.1",
+                                "X-Forwarded-For: 10.20.1." + i,
+                                "X-Forwarded-For: 10.20.1." + (100 + attempt)));
+                    }
+                    return left;
+                }),
+                "10.20.1.101");
     }
 
     @Test
     void appendedToASpoofedValueTheRightmostUntrustedHopIsTheClient() throws Exception {
-        assertOneBucket(undegraded(attempt -> {
-            List<Integer> left = new ArrayList<>();
-            for (int i = 1; i <= 3; i++) {
-                left.add(remaining(
-                        "127.0.0.1", "X-Forwarded-For: 10.20.2." + i + ", 127.0.0.1, 10.20.2." + (100 + attempt)));
-            }
-            return left;
-        }));
+        assertOneBucket(
+                undegraded(attempt -> {
+                    List<Integer> left = new ArrayList<>();
+                    for (int i = 1; i <= 3; i++) {
+                        left.add(remaining(
+                                "127.0.0.1",
+                                "X-Forwarded-For: 10.20.2." + i + ", 127.0.0.1, 10.20.2." + (100 + attempt)));
+                    }
+                    return left;
+                }),
+                "10.20.2.101");
     }
 
     @Test
     void aPortOrBracketsDoNotMakeANewClient() throws Exception {
-        assertOneBucket(undegraded(attempt -> List.of(
-                remaining("127.0.0.1", "X-Forwarded-For: 10.20.3." + attempt),
-                remaining("127.0.0.1", "X-Forwarded-For: 10.20.3." + attempt + ":51234"),
-                remaining("127.0.0.1", "X-Forwarded-For: ::ffff:10.20.3." + attempt),
-                remaining("127.0.0.1", "X-Forwarded-For: [::ffff:10.20.3." + attempt + "]:443"))));
+        assertOneBucket(
+                undegraded(attempt -> List.of(
+                        remaining("127.0.0.1", "X-Forwarded-For: 10.20.3." + attempt),
+                        remaining("127.0.0.1", "X-Forwarded-For: 10.20.3." + attempt + ":51234"),
+                        remaining("127.0.0.1", "X-Forwarded-For: ::ffff:10.20.3." + attempt),
+                        remaining("127.0.0.1", "X-Forwarded-For: [::ffff:10.20.3." + attempt + "]:443"))),
+                "10.20.3.1");
     }
 
     @Test
@@ -99,7 +111,7 @@ class ClientIdentityIT {
             }
             return out;
         });
-        assertOneBucket(left);
+        assertOneBucket(left, "127.0.0.3");
     }
 
     @Test
@@ -116,11 +128,24 @@ class ClientIdentityIT {
         assertTrue(proxysOwn > 0, "the proxy's own bucket is another, decided by Redis: " + proxysOwn);
     }
 
-    /** One bucket: each request left less than the one before (a fresh bucket per request would not). */
-    static void assertOneBucket(List<Integer> left) {
+    /**
+     * One bucket, and which: each request left less than the one before (a fresh bucket per request would
+     * not), and the bucket keyed by {@code client} (read back by the operator's peek) holds what the last
+     * request left, so the requests spent from the client's bucket, not the proxy's.
+     */
+    static void assertOneBucket(List<Integer> left, String client) throws Exception {
         for (int i = 1; i < left.size(); i++) {
             assertTrue(left.get(i) < left.get(i - 1), "one bucket, spent by each request: " + left);
         }
+        HttpResponse<String> peek =
+                AdminHttp.send("GET", "/tollgate/admin/limits/demo/peek?client=" + client, AdminHttp.OPERATOR);
+        assertEquals(200, peek.statusCode(), peek.body());
+        Matcher m = Pattern.compile("\"remaining\":(\\d+)").matcher(peek.body());
+        assertTrue(m.find(), peek.body());
+        assertEquals(
+                left.get(left.size() - 1),
+                Integer.parseInt(m.group(1)),
+                "the bucket of " + client + " is the one spent: " + left + ", " + peek.body());
     }
 
     /** A request's answer was decided without Redis (the machine was too slow for the budget). */
