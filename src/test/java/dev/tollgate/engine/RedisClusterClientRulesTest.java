@@ -20,7 +20,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 class RedisClusterClientRulesTest {
 
     @RegisterExtension
-    static final RedisCluster cluster = new RedisCluster(3);
+    static final RedisCluster cluster = RedisCluster.shared();
 
     @Test
     void overridesBlocksAndCreditsApplyOnEveryMaster() {

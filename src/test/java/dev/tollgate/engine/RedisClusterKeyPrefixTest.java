@@ -27,7 +27,7 @@ import redis.clients.jedis.util.JedisClusterCRC16;
 class RedisClusterKeyPrefixTest {
 
     @RegisterExtension
-    static final RedisCluster cluster = new RedisCluster(3);
+    static final RedisCluster cluster = RedisCluster.shared();
 
     @Test
     void prefixedKeysKeepTheirHashTagOnEveryMaster() {

@@ -18,7 +18,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 class RedisClusterDistributedLockTest extends DistributedLockContract {
 
     @RegisterExtension
-    static final RedisCluster cluster = new RedisCluster(3);
+    static final RedisCluster cluster = RedisCluster.shared();
 
     private static final List<LockLost> LOST = new CopyOnWriteArrayList<>();
     private static RedisLink link;

@@ -13,7 +13,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 class RedisClusterLockWaitingTest extends LockWaitingContract {
 
     @RegisterExtension
-    static final RedisCluster cluster = new RedisCluster(3);
+    static final RedisCluster cluster = RedisCluster.shared();
 
     private static RedisLink link;
     private static RedisLink otherLink;

@@ -16,7 +16,7 @@ import redis.clients.jedis.Jedis;
 class RedisClusterAllOrNothingTest extends AllOrNothingContract {
 
     @RegisterExtension
-    static final RedisCluster cluster = new RedisCluster(3);
+    static final RedisCluster cluster = RedisCluster.shared();
 
     private static Tollgate tollgate;
 

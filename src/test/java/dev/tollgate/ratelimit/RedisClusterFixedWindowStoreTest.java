@@ -12,7 +12,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 class RedisClusterFixedWindowStoreTest extends FixedWindowStoreContract {
 
     @RegisterExtension
-    static final RedisCluster cluster = new RedisCluster(3);
+    static final RedisCluster cluster = RedisCluster.shared();
 
     private static RedisRateLimitStore store;
 

@@ -14,7 +14,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 class RedisClusterReservationTest extends ReservationContract {
 
     @RegisterExtension
-    static final RedisCluster cluster = new RedisCluster(3);
+    static final RedisCluster cluster = RedisCluster.shared();
 
     private static RedisLink link;
     private static RedisRateLimitStore store;

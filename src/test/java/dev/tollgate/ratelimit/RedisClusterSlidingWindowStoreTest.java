@@ -18,7 +18,7 @@ import redis.clients.jedis.resps.Tuple;
 class RedisClusterSlidingWindowStoreTest extends SlidingWindowStoreContract {
 
     @RegisterExtension
-    static final RedisCluster cluster = new RedisCluster(3);
+    static final RedisCluster cluster = RedisCluster.shared();
 
     private static RedisRateLimitStore store;
 

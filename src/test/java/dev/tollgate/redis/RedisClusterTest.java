@@ -29,7 +29,7 @@ import redis.clients.jedis.Jedis;
 class RedisClusterTest {
 
     @RegisterExtension
-    static final RedisCluster cluster = new RedisCluster(3);
+    static final RedisCluster cluster = RedisCluster.shared();
 
     static RedisLink link;
     static RedisRateLimitStore store;

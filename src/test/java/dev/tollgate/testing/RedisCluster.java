@@ -12,9 +12,11 @@ import org.junit.jupiter.api.extension.ExtensionContext;
 import redis.clients.jedis.Jedis;
 
 /**
- * A private Redis Cluster of {@code masters} masters and no replicas, on free loopback ports in a
- * temporary directory, one per test class: {@code @RegisterExtension static final RedisCluster cluster =
- * new RedisCluster(3);}. Tests may kill a master.
+ * A Redis Cluster of {@code masters} masters and no replicas, on free loopback ports in a temporary
+ * directory. {@code @RegisterExtension static final RedisCluster cluster = RedisCluster.shared();} is the
+ * one 3-master cluster of the test JVM, started by the first class that asks for it: each class finds it
+ * empty (keys, scripts and statistics flushed on every master), and may not kill a master. {@code new
+ * RedisCluster(3)} is a class's own, stopped after the class: a class that kills a master uses one.
  *
  * <p>The nodes run with {@code cluster-require-full-coverage no} and a 1 s node timeout, as Tollgate's
  * README advises: a dead master then costs only its own slots, the others keep answering.
@@ -28,27 +30,66 @@ import redis.clients.jedis.Jedis;
  */
 public final class RedisCluster implements BeforeAllCallback, AfterAllCallback, TestClock {
 
+    private static final ExtensionContext.Namespace NAMESPACE = ExtensionContext.Namespace.create(RedisCluster.class);
+    private static final RedisCluster SHARED = new RedisCluster(3, true);
+
     private final int masters;
+    private final boolean shared;
     private final List<Integer> ports = new ArrayList<>();
     private final List<Process> processes = new ArrayList<>();
     private Path dir;
     private Duration setupTime;
 
+    /** A private cluster for one test class, which may kill its masters. */
     public RedisCluster(int masters) {
+        this(masters, false);
+    }
+
+    private RedisCluster(int masters, boolean shared) {
         if (masters < 3) {
             throw new IllegalArgumentException("masters must be >= 3 (redis-cli's minimum), but was " + masters);
         }
         this.masters = masters;
+        this.shared = shared;
+    }
+
+    /** The 3-master cluster every test class of this JVM shares; no class may kill its masters. */
+    public static RedisCluster shared() {
+        return SHARED;
     }
 
     @Override
     public void beforeAll(ExtensionContext context) throws Exception {
-        start();
+        if (!shared) {
+            start();
+            return;
+        }
+        claim();
+        context.getRoot()
+                .getStore(NAMESPACE)
+                .getOrComputeIfAbsent("stop", k -> (AutoCloseable) this::stop, AutoCloseable.class);
     }
 
     @Override
     public void afterAll(ExtensionContext context) {
-        stop();
+        if (!shared) {
+            stop();
+        }
+    }
+
+    /** Empty on every master, as a new cluster would be; started on first use. */
+    private synchronized void claim() throws IOException, InterruptedException {
+        if (processes.isEmpty()) {
+            start();
+            return;
+        }
+        for (int i = 0; i < masters; i++) {
+            try (Jedis j = admin(i)) {
+                j.flushAll();
+                j.scriptFlush();
+                j.configResetStat();
+            }
+        }
     }
 
     /** Starts the nodes, creates the cluster and waits for {@code cluster_state:ok} on every node. */
@@ -107,8 +148,12 @@ public final class RedisCluster implements BeforeAllCallback, AfterAllCallback, 
         return true;
     }
 
-    /** SIGKILL of master {@code i}: its slots stay assigned to it, and unserved. */
+    /** SIGKILL of master {@code i}: its slots stay assigned to it, and unserved. Not on the shared cluster. */
     public synchronized void kill(int i) throws InterruptedException {
+        if (shared) {
+            throw new IllegalStateException(
+                    "the shared cluster's masters are every class's: a test that kills one uses new RedisCluster(3)");
+        }
         RedisProcesses.kill(processes.get(i));
     }
 
@@ -120,6 +165,8 @@ public final class RedisCluster implements BeforeAllCallback, AfterAllCallback, 
                 Thread.currentThread().interrupt();
             }
         }
+        processes.clear();
+        ports.clear();
     }
 
     /** {@code redis-cluster://127.0.0.1:P1,127.0.0.1:P2,...} */
