@@ -41,6 +41,9 @@ public final class ChildJvm implements AutoCloseable {
     public static ChildJvm start(List<String> jvmOptions, Class<?> main, String... args) throws IOException {
         List<String> cmd = new ArrayList<>(
                 List.of(System.getProperty("java.home") + File.separator + "bin" + File.separator + "java"));
+        // A child lives seconds: the C1 compiler alone and the serial collector start it in a fraction of the
+        // CPU that C2 and G1's threads take, which on a loaded 2-core machine is most of a child's start.
+        cmd.addAll(List.of("-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC"));
         cmd.addAll(jvmOptions);
         cmd.addAll(List.of(
                 "-cp",

@@ -127,7 +127,8 @@ public final class TlsRedis implements BeforeAllCallback, AfterAllCallback {
     /** ca.pem, server.pem (signed by the CA) and server.key (PKCS#8 PEM, as OpenSSL reads it), trust.p12. */
     private void certificates() throws Exception {
         String pw = TRUST_STORE_PASSWORD;
-        keytool(
+        List<List<String>> commands = new ArrayList<>();
+        commands.add(List.of(
                 "-genkeypair",
                 "-alias",
                 "ca",
@@ -144,8 +145,8 @@ public final class TlsRedis implements BeforeAllCallback, AfterAllCallback {
                 "-keystore",
                 "ca.p12",
                 "-storepass",
-                pw);
-        keytool(
+                pw));
+        commands.add(List.of(
                 "-genkeypair",
                 "-alias",
                 "server",
@@ -160,9 +161,10 @@ public final class TlsRedis implements BeforeAllCallback, AfterAllCallback {
                 "-keystore",
                 "server.p12",
                 "-storepass",
-                pw);
-        keytool("-certreq", "-alias", "server", "-keystore", "server.p12", "-storepass", pw, "-file", "server.csr");
-        keytool(
+                pw));
+        commands.add(List.of(
+                "-certreq", "-alias", "server", "-keystore", "server.p12", "-storepass", pw, "-file", "server.csr"));
+        commands.add(List.of(
                 "-gencert",
                 "-alias",
                 "ca",
@@ -178,9 +180,10 @@ public final class TlsRedis implements BeforeAllCallback, AfterAllCallback {
                 "-ext",
                 "san=dns:localhost,ip:127.0.0.1",
                 "-validity",
-                "2");
-        keytool("-exportcert", "-alias", "ca", "-keystore", "ca.p12", "-storepass", pw, "-rfc", "-file", "ca.pem");
-        keytool(
+                "2"));
+        commands.add(List.of(
+                "-exportcert", "-alias", "ca", "-keystore", "ca.p12", "-storepass", pw, "-rfc", "-file", "ca.pem"));
+        commands.add(List.of(
                 "-importcert",
                 "-alias",
                 "ca",
@@ -192,7 +195,8 @@ public final class TlsRedis implements BeforeAllCallback, AfterAllCallback {
                 "PKCS12",
                 "-storepass",
                 pw,
-                "-noprompt");
+                "-noprompt"));
+        keytool(commands);
         KeyStore server = KeyStore.getInstance("PKCS12");
         try (InputStream in = Files.newInputStream(dir.resolve("server.p12"))) {
             server.load(in, pw.toCharArray());
@@ -205,17 +209,27 @@ public final class TlsRedis implements BeforeAllCallback, AfterAllCallback {
                         + "\n-----END PRIVATE KEY-----\n");
     }
 
-    private void keytool(String... args) throws IOException, InterruptedException {
-        List<String> cmd = new ArrayList<>();
-        cmd.add(Path.of(System.getProperty("java.home"), "bin", "keytool").toString());
-        cmd.addAll(List.of(args));
+    /** The commands in order, in one JVM ({@link KeytoolBatch}), in {@link #dir}. */
+    private void keytool(List<List<String>> commands) throws IOException, InterruptedException {
+        List<String> cmd = new ArrayList<>(List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "--add-exports",
+                "java.base/sun.security.tools.keytool=ALL-UNNAMED",
+                "-XX:TieredStopAtLevel=1",
+                "-cp",
+                System.getProperty("surefire.test.class.path", System.getProperty("java.class.path")),
+                KeytoolBatch.class.getName()));
+        for (List<String> command : commands) {
+            cmd.addAll(command);
+            cmd.add(KeytoolBatch.NEXT);
+        }
         Process p = new ProcessBuilder(cmd)
                 .directory(dir.toFile())
                 .redirectErrorStream(true)
                 .start();
         String out = new String(p.getInputStream().readAllBytes());
         if (p.waitFor() != 0) {
-            throw new IllegalStateException("keytool " + String.join(" ", args) + " failed:\n" + out);
+            throw new IllegalStateException("keytool failed (" + String.join(" ", cmd) + "):\n" + out);
         }
     }
 }
