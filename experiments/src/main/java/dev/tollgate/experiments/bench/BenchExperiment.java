@@ -82,6 +82,16 @@ public final class BenchExperiment {
                     redis.version(),
                     redis.port(),
                     env.get("load average at start"));
+            if (options.rest().contains("--no-jmh")) {
+                // What the bench asserts without timing anything (CI's ExperimentsQuickIT): every
+                // benchmark's method answers, outside JMH, and each check's round trips and commands.
+                BenchSmoke.write(options.out(), BenchSmoke.run(SPECS));
+                System.out.println("bench: every benchmark method answered once (bench-smoke.csv)");
+                List<CommandCount.Row> counts = counts(redis, quick);
+                BenchReport.writeCommands(options.out(), counts);
+                System.out.println("bench: wrote bench-smoke.csv, bench-commands.csv to " + options.out());
+                return;
+            }
             int calls = quick ? 2000 : 30000;
             if (options.rest().contains("--interleaved")) {
                 List<Interleaved.Row> rows = interleaved(redis, calls);
@@ -120,11 +130,7 @@ public final class BenchExperiment {
             }
             List<Interleaved.Row> inter = interleaved(redis, calls);
             BenchReport.writeInterleaved(options.out(), env, inter, calls);
-            System.out.println("bench: counting commands per check (MONITOR and INFO commandstats)");
-            List<CommandCount.Row> counts = CommandCount.measure(redis, quick ? 400 : 4000);
-            counts.forEach(c -> System.out.printf(
-                    "  %-20s %-12s threads=%d round trips/check %.2f, commands/check %.2f (%s)%n",
-                    c.check(), c.keys(), c.threads(), c.roundTrips(), c.commands(), c.perCommand()));
+            List<CommandCount.Row> counts = counts(redis, quick);
             env.put("load average at end", Environment.loadAverage());
             env.put(
                     "JMH",
@@ -136,6 +142,15 @@ public final class BenchExperiment {
             System.out.println(
                     "bench: wrote bench.csv, bench.md, bench-latency.png, bench-throughput.png to " + options.out());
         }
+    }
+
+    private static List<CommandCount.Row> counts(LocalRedis redis, boolean quick) throws Exception {
+        System.out.println("bench: counting commands per check (MONITOR and INFO commandstats)");
+        List<CommandCount.Row> counts = CommandCount.measure(redis, quick ? 400 : 4000);
+        counts.forEach(c -> System.out.printf(
+                "  %-20s %-12s threads=%d round trips/check %.2f, commands/check %.2f (%s)%n",
+                c.check(), c.keys(), c.threads(), c.roundTrips(), c.commands(), c.perCommand()));
+        return counts;
     }
 
     private static List<Interleaved.Row> interleaved(LocalRedis redis, int calls) throws Exception {

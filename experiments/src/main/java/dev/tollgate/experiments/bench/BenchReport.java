@@ -48,6 +48,13 @@ final class BenchReport {
                     r.p99()));
         }
         Files.writeString(out.resolve("bench.csv"), csv);
+        writeCommands(out, counts);
+        Files.writeString(out.resolve("bench.md"), markdown(env, results, counts));
+        charts(out, results, env.getOrDefault("placement", ""));
+    }
+
+    /** bench-commands.csv: round trips and commands per check. */
+    static void writeCommands(Path out, List<CommandCount.Row> counts) throws IOException {
         StringBuilder cc =
                 new StringBuilder("check,keys,threads,checks,round_trips_per_check,commands_per_check,per_command\n");
         for (CommandCount.Row c : counts) {
@@ -56,8 +63,6 @@ final class BenchReport {
                     c.check(), c.keys(), c.threads(), c.checks(), c.roundTrips(), c.commands(), c.perCommand()));
         }
         Files.writeString(out.resolve("bench-commands.csv"), cc);
-        Files.writeString(out.resolve("bench.md"), markdown(env, results, counts));
-        charts(out, results, env.getOrDefault("placement", ""));
     }
 
     /** bench-interleaved.csv and bench-interleaved.md: the checks timed call by call, in turn, in one JVM. */

@@ -62,8 +62,13 @@ public class RedisBench {
 
         @Setup(Level.Trial)
         public void keys(RedisBench bench, ThreadParams thread) {
+            keys(bench, thread.getThreadIndex());
+        }
+
+        /** Thread {@code thread}'s keys; outside JMH too ({@link BenchSmoke}). */
+        void keys(RedisBench bench, int thread) {
             for (int i = 0; i < KEYS_PER_THREAD; i++) {
-                String id = thread.getThreadIndex() + ":" + i;
+                String id = thread + ":" + i;
                 tollgate[i] = Checks.key("tollgate", id);
                 naive[i] = Checks.key("naive", id);
                 evalsha[i] = Checks.storeKey(id);
