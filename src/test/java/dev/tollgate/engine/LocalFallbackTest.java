@@ -25,7 +25,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 class LocalFallbackTest {
 
     @RegisterExtension
-    static final RedisServer redis = new RedisServer();
+    static final RedisServer redis = RedisServer.shared();
 
     private final AtomicInteger local = new AtomicInteger();
     private final AtomicInteger localDenied = new AtomicInteger();

@@ -2,17 +2,15 @@ package dev.tollgate.http;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import java.io.BufferedReader;
-import java.io.File;
+import dev.tollgate.testing.ChildJvm;
 import java.io.IOException;
-import java.io.InputStreamReader;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -30,20 +28,8 @@ class NoNameLookupTest {
     void aResolvableNameIsNeitherATrustedProxyNorAClient(@TempDir Path dir) throws Exception {
         Path hosts = dir.resolve("hosts");
         Files.writeString(hosts, "127.0.0.1 localhost\n10.9.9.9 " + NAME + "\n");
-        List<String> cmd = List.of(
-                System.getProperty("java.home") + File.separator + "bin" + File.separator + "java",
-                "-Djdk.net.hosts.file=" + hosts,
-                "-cp",
-                System.getProperty("surefire.test.class.path", System.getProperty("java.class.path")),
-                Child.class.getName());
-        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
-        List<String> out;
-        try (BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
-            out = r.lines().toList();
-        }
-        if (!p.waitFor(30, TimeUnit.SECONDS)) {
-            p.destroyForcibly();
-        }
+        List<String> out = ChildJvm.run(List.of("-Djdk.net.hosts.file=" + hosts), Child.class, Duration.ofSeconds(30))
+                .lines();
         assertEquals(
                 List.of(
                         "resolver: 10.9.9.9", // the name does resolve in that JVM, so a lookup would have found it

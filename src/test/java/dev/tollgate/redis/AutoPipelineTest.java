@@ -32,7 +32,7 @@ import redis.clients.jedis.exceptions.JedisDataException;
 class AutoPipelineTest {
 
     @RegisterExtension
-    static final RedisServer redis = new RedisServer();
+    static final RedisServer redis = RedisServer.shared();
 
     static final LuaScript COUNTER = LuaScript.named("counter");
 

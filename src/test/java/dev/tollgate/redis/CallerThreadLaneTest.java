@@ -36,7 +36,7 @@ import redis.clients.jedis.util.Pool;
 class CallerThreadLaneTest {
 
     @RegisterExtension
-    static final RedisServer redis = new RedisServer();
+    static final RedisServer redis = RedisServer.shared();
 
     static final Duration BUDGET = Duration.ofMillis(250);
     static final LuaScript PROBE = LuaScript.named("probe");

@@ -2,16 +2,12 @@ package dev.tollgate.redis;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import dev.tollgate.testing.ChildJvm;
 import dev.tollgate.testing.RedisServer;
-import java.io.BufferedReader;
-import java.io.File;
-import java.io.InputStreamReader;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
@@ -23,28 +19,21 @@ import org.junit.jupiter.api.io.TempDir;
 class UnderscoreHostTest {
 
     @RegisterExtension
-    static final RedisServer redis = new RedisServer();
+    static final RedisServer redis = RedisServer.shared();
 
     @Test
     void aHostNameWithAnUnderscoreReachesRedis(@TempDir Path dir) throws Exception {
         Path hosts = dir.resolve("hosts");
         Files.writeString(hosts, "127.0.0.1 localhost redis_cache\n");
-        Process p = new ProcessBuilder(
-                        System.getProperty("java.home") + File.separator + "bin" + File.separator + "java",
-                        "-Djdk.net.hosts.file=" + hosts,
-                        "-cp",
-                        System.getProperty("surefire.test.class.path", System.getProperty("java.class.path")),
-                        Child.class.getName(),
+        List<String> out = ChildJvm.run(
+                        List.of("-Djdk.net.hosts.file=" + hosts),
+                        Child.class,
+                        Duration.ofSeconds(30),
                         "redis://redis_cache:" + redis.port())
-                .redirectErrorStream(true)
-                .start();
-        List<String> out;
-        try (BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
-            out = r.lines().filter(l -> l.startsWith("result:")).toList();
-        }
-        if (!p.waitFor(30, TimeUnit.SECONDS)) {
-            p.destroyForcibly();
-        }
+                .lines()
+                .stream()
+                .filter(l -> l.startsWith("result:"))
+                .toList();
         assertEquals(List.of("result: redis://redis_cache:" + redis.port() + " answers PING: true"), out);
     }
 

@@ -22,14 +22,29 @@ public final class ChildJvm implements AutoCloseable {
     private final PrintWriter in;
     private final BlockingQueue<String> lines = new LinkedBlockingQueue<>();
     private final Path log;
+    private final Thread reader;
 
     private ChildJvm(Process process, Path log) {
         this.process = process;
         this.log = log;
         this.in = new PrintWriter(process.getOutputStream(), true, StandardCharsets.UTF_8);
-        Thread reader = new Thread(this::pump, "child-" + process.pid());
+        reader = new Thread(this::pump, "child-" + process.pid());
         reader.setDaemon(true);
         reader.start();
+    }
+
+    /** How a child run to its end ended: its exit code, every line it printed, and its stderr. */
+    public record Finished(int exitCode, List<String> lines, String stderr) {}
+
+    /** Runs {@code main} to its end, failing when it takes over {@code timeout}. */
+    public static Finished run(List<String> jvmOptions, Class<?> main, Duration timeout, String... args)
+            throws IOException, InterruptedException {
+        try (ChildJvm child = start(jvmOptions, main, args)) {
+            child.in.close();
+            int exitCode = child.waitFor(timeout);
+            child.reader.join(timeout.toMillis());
+            return new Finished(exitCode, List.copyOf(child.lines), Files.readString(child.log));
+        }
     }
 
     /** Starts {@code main} with {@code args} on the test class path; its stderr goes to a temporary file. */

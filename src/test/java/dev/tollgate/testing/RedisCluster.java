@@ -98,7 +98,7 @@ public final class RedisCluster implements BeforeAllCallback, AfterAllCallback, 
         dir = Files.createTempDirectory("tollgate-cluster-");
         List<String> create = new ArrayList<>(List.of(RedisProcesses.cli(), "--cluster", "create"));
         for (int i = 0; i < masters; i++) {
-            int port = RedisServer.freePort();
+            int port = Ports.free();
             ports.add(port);
             processes.add(RedisProcesses.start(nodeArgs(port), dir.resolve("node-" + port + ".log"), port));
             create.add("127.0.0.1:" + port);
@@ -110,7 +110,7 @@ public final class RedisCluster implements BeforeAllCallback, AfterAllCallback, 
     }
 
     private List<String> nodeArgs(int port) throws IOException {
-        int bus = RedisServer.freePort();
+        int bus = Ports.free();
         return List.of(
                 RedisServer.binary(),
                 "--port",

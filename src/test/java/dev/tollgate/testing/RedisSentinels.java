@@ -63,7 +63,7 @@ public final class RedisSentinels implements BeforeAllCallback, AfterAllCallback
         replica = RedisServer.onBinary("--replicaof", "127.0.0.1", Integer.toString(master.port()));
         replica.start();
         for (int i = 0; i < SENTINELS; i++) {
-            sentinelPorts.add(RedisServer.freePort());
+            sentinelPorts.add(Ports.free());
         }
         for (int i = 0; i < SENTINELS; i++) {
             int port = sentinelPorts.get(i);

@@ -1,8 +1,6 @@
 package dev.tollgate.testing;
 
 import java.io.IOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
@@ -109,7 +107,7 @@ public final class RedisServer implements BeforeAllCallback, AfterAllCallback, T
         if (runner != null) {
             runner.stop();
         }
-        port = fixedPort > 0 ? fixedPort : freePort();
+        port = fixedPort > 0 ? fixedPort : Ports.free();
         runner = (backend != null ? backend : RedisBackend.chosen()).runner(extraArgs);
         runner.start(port);
     }
@@ -189,12 +187,6 @@ public final class RedisServer implements BeforeAllCallback, AfterAllCallback, T
         long until = timeMicros() + d.toNanos() / 1000;
         for (long now = timeMicros(); now < until; now = timeMicros()) {
             Thread.sleep(Math.max(1, (until - now) / 1000));
-        }
-    }
-
-    static int freePort() throws IOException {
-        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            return s.getLocalPort();
         }
     }
 

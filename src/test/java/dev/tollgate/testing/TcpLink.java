@@ -19,7 +19,7 @@ public final class TcpLink implements AutoCloseable {
     private final int port;
 
     public TcpLink(int targetPort) throws IOException {
-        this.port = RedisServer.freePort();
+        this.port = Ports.free();
         this.reactor = new NioReactor(1);
         this.crusher = TcpCrusherBuilder.builder()
                 .withReactor(reactor)

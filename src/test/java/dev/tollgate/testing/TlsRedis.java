@@ -42,7 +42,7 @@ public final class TlsRedis implements BeforeAllCallback, AfterAllCallback {
     public void beforeAll(ExtensionContext context) throws Exception {
         dir = Files.createTempDirectory("tollgate-tls-");
         certificates();
-        port = RedisServer.freePort();
+        port = Ports.free();
         List<String> args = List.of(
                 RedisServer.binary(),
                 "--port",
@@ -143,7 +143,7 @@ public final class TlsRedis implements BeforeAllCallback, AfterAllCallback {
                 "-validity",
                 "2",
                 "-keystore",
-                "ca.p12",
+                file("ca.p12"),
                 "-storepass",
                 pw));
         commands.add(List.of(
@@ -159,38 +159,55 @@ public final class TlsRedis implements BeforeAllCallback, AfterAllCallback {
                 "-validity",
                 "2",
                 "-keystore",
-                "server.p12",
+                file("server.p12"),
                 "-storepass",
                 pw));
         commands.add(List.of(
-                "-certreq", "-alias", "server", "-keystore", "server.p12", "-storepass", pw, "-file", "server.csr"));
+                "-certreq",
+                "-alias",
+                "server",
+                "-keystore",
+                file("server.p12"),
+                "-storepass",
+                pw,
+                "-file",
+                file("server.csr")));
         commands.add(List.of(
                 "-gencert",
                 "-alias",
                 "ca",
                 "-keystore",
-                "ca.p12",
+                file("ca.p12"),
                 "-storepass",
                 pw,
                 "-infile",
-                "server.csr",
+                file("server.csr"),
                 "-outfile",
-                "server.pem",
+                file("server.pem"),
                 "-rfc",
                 "-ext",
                 "san=dns:localhost,ip:127.0.0.1",
                 "-validity",
                 "2"));
         commands.add(List.of(
-                "-exportcert", "-alias", "ca", "-keystore", "ca.p12", "-storepass", pw, "-rfc", "-file", "ca.pem"));
+                "-exportcert",
+                "-alias",
+                "ca",
+                "-keystore",
+                file("ca.p12"),
+                "-storepass",
+                pw,
+                "-rfc",
+                "-file",
+                file("ca.pem")));
         commands.add(List.of(
                 "-importcert",
                 "-alias",
                 "ca",
                 "-file",
-                "ca.pem",
+                file("ca.pem"),
                 "-keystore",
-                "trust.p12",
+                file("trust.p12"),
                 "-storetype",
                 "PKCS12",
                 "-storepass",
@@ -209,27 +226,25 @@ public final class TlsRedis implements BeforeAllCallback, AfterAllCallback {
                         + "\n-----END PRIVATE KEY-----\n");
     }
 
-    /** The commands in order, in one JVM ({@link KeytoolBatch}), in {@link #dir}. */
-    private void keytool(List<List<String>> commands) throws IOException, InterruptedException {
-        List<String> cmd = new ArrayList<>(List.of(
-                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "--add-exports",
-                "java.base/sun.security.tools.keytool=ALL-UNNAMED",
-                "-XX:TieredStopAtLevel=1",
-                "-cp",
-                System.getProperty("surefire.test.class.path", System.getProperty("java.class.path")),
-                KeytoolBatch.class.getName()));
+    private String file(String name) {
+        return dir.resolve(name).toString();
+    }
+
+    /** The commands in order, in one JVM ({@link KeytoolBatch}). */
+    private static void keytool(List<List<String>> commands) throws IOException, InterruptedException {
+        List<String> args = new ArrayList<>();
         for (List<String> command : commands) {
-            cmd.addAll(command);
-            cmd.add(KeytoolBatch.NEXT);
+            args.addAll(command);
+            args.add(KeytoolBatch.NEXT);
         }
-        Process p = new ProcessBuilder(cmd)
-                .directory(dir.toFile())
-                .redirectErrorStream(true)
-                .start();
-        String out = new String(p.getInputStream().readAllBytes());
-        if (p.waitFor() != 0) {
-            throw new IllegalStateException("keytool failed (" + String.join(" ", cmd) + "):\n" + out);
+        ChildJvm.Finished run = ChildJvm.run(
+                List.of("--add-exports", "java.base/sun.security.tools.keytool=ALL-UNNAMED"),
+                KeytoolBatch.class,
+                Duration.ofMinutes(3),
+                args.toArray(String[]::new));
+        if (run.exitCode() != 0) {
+            throw new IllegalStateException("keytool failed (" + String.join(" ", args) + "):\n"
+                    + String.join("\n", run.lines()) + "\n" + run.stderr());
         }
     }
 }

@@ -3,13 +3,8 @@ package it.dev.tollgate;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.IOException;
-import java.net.ServerSocket;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
+import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -20,27 +15,13 @@ import org.junit.jupiter.api.Test;
  */
 class BadConfigIT {
 
-    static final Path WLP = Path.of("target", "liberty", "wlp");
-    static final String SERVER = "badconfig";
+    static ExtraServer server;
     static String log;
 
     @BeforeAll
     static void deployWithBadSettings() throws Exception {
-        Path dir = WLP.resolve("usr/servers/" + SERVER);
-        if (!Files.isDirectory(dir)) {
-            run("create", SERVER);
-        }
-        Files.copy(
-                Path.of("src/main/liberty/config/server.xml"),
-                dir.resolve("server.xml"),
-                StandardCopyOption.REPLACE_EXISTING);
-        Files.createDirectories(dir.resolve("apps"));
-        Files.copy(
-                Path.of("target/tollgate.war"), dir.resolve("apps/tollgate.war"), StandardCopyOption.REPLACE_EXISTING);
-        Files.writeString(
-                dir.resolve("bootstrap.properties"), "http.port=" + freePort() + "\nhttps.port=" + freePort() + "\n");
-        Files.write(
-                dir.resolve("jvm.options"),
+        server = ExtraServer.start(
+                "badconfig",
                 List.of(
                         "-Dtollgate.limits.demo.capacity=lots",
                         "-Dtollgate.limits.extra.capacity=5",
@@ -48,24 +29,16 @@ class BadConfigIT {
                         "-Dtollgate.limits.demo-ejb.capcity=5",
                         "-Dtollgate.http.limits=demo,ghost",
                         "-Dtollgate.redis.url=http://127.0.0.1:6379",
-                        "-Dtollgate.locks.demo-report.ttl=forever"));
-        Path messages = dir.resolve("logs/messages.log");
-        Files.deleteIfExists(messages);
-        run("start", SERVER);
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
-        while (System.nanoTime() < deadline) {
-            log = Files.exists(messages) ? Files.readString(messages) : "";
-            if (log.contains("CWWKZ0002E") || log.contains("CWWKZ0001I")) {
-                return;
-            }
-            Thread.sleep(200);
-        }
-        throw new AssertionError("the application neither started nor failed within 120 s:\n" + log);
+                        "-Dtollgate.locks.demo-report.ttl=forever"),
+                Map.of());
+        log = server.log();
     }
 
     @AfterAll
     static void stop() throws Exception {
-        run("stop", SERVER);
+        if (server != null) {
+            server.close();
+        }
     }
 
     @Test
@@ -111,25 +84,5 @@ class BadConfigIT {
     @Test
     void badLockOverrideIsNamed() {
         assertTrue(log.contains("tollgate.locks.demo-report.ttl=forever (expected a duration such as"), log);
-    }
-
-    private static void run(String... args) throws IOException, InterruptedException {
-        String[] cmd = new String[args.length + 1];
-        cmd[0] = WLP.resolve("bin/server").toString();
-        System.arraycopy(args, 0, cmd, 1, args.length);
-        Process p = new ProcessBuilder(cmd)
-                .redirectErrorStream(true)
-                .redirectOutput(ProcessBuilder.Redirect.DISCARD)
-                .start();
-        if (!p.waitFor(120, TimeUnit.SECONDS)) {
-            p.destroyForcibly();
-            throw new IOException("server " + String.join(" ", args) + " did not finish in 120 s");
-        }
-    }
-
-    private static int freePort() throws IOException {
-        try (ServerSocket s = new ServerSocket(0)) {
-            return s.getLocalPort();
-        }
     }
 }

@@ -7,18 +7,17 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.tollgate.testing.RedisServer;
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.zip.ZipEntry;
@@ -45,7 +44,6 @@ class ConsumerIT {
     @RegisterExtension
     static final RedisServer redis = new RedisServer();
 
-    static final Path WLP = Path.of("target", "liberty", "wlp");
     static final String SERVER = "consumer";
     static final Path WAR = Path.of("target", "it", "consumer", "target", "consumer.war");
     static final Path SERVER_XML = Path.of("src", "it", "consumer", "src", "main", "liberty", "config", "server.xml");
@@ -54,39 +52,32 @@ class ConsumerIT {
             .version(HttpClient.Version.HTTP_1_1)
             .build();
 
-    static Path dir;
+    static ExtraServer server;
     static String base;
 
     @BeforeAll
     static void deploy() throws Exception {
         assertTrue(Files.exists(WAR), "the consumer WAR is built by the invoker before the ITs: " + WAR);
-        dir = WLP.resolve("usr/servers/" + SERVER);
-        if (!Files.isDirectory(dir)) {
-            server("create", SERVER);
-        }
-        Files.copy(SERVER_XML, dir.resolve("server.xml"), StandardCopyOption.REPLACE_EXISTING);
-        Files.createDirectories(dir.resolve("apps"));
-        Files.copy(WAR, dir.resolve("apps/consumer.war"), StandardCopyOption.REPLACE_EXISTING);
-        int port = freePort();
-        Files.writeString(
-                dir.resolve("bootstrap.properties"), "http.port=" + port + "\nhttps.port=" + freePort() + "\n");
         // The WAR's own microprofile-config.properties names redis://localhost:6379; the test's Redis wins.
-        Files.write(
-                dir.resolve("jvm.options"),
+        server = ExtraServer.start(
+                SERVER,
+                WAR,
+                SERVER_XML,
                 List.of(
                         "-Dtollgate.redis.url=" + redis.url(),
                         // The IT servers' one budget policy (DemoDeployment): a budget a loaded 2-core
                         // machine meets, so a lock skipped as unavailable is a fault, not a slow turn.
-                        "-Dtollgate.redis.timeout=2s"));
-        Files.deleteIfExists(messages());
-        base = "http://localhost:" + port;
-        server("start", SERVER);
+                        "-Dtollgate.redis.timeout=2s"),
+                Map.of());
+        base = server.baseUrl();
         awaitStarted();
     }
 
     @AfterAll
     static void stop() throws Exception {
-        server("stop", SERVER);
+        if (server != null) {
+            server.close();
+        }
     }
 
     @Test
@@ -206,7 +197,7 @@ class ConsumerIT {
         } finally {
             redis.resume();
         }
-        List<String> log = Files.readAllLines(messages());
+        List<String> log = server.log().lines().toList();
         long warnings = log.stream().filter(l -> l.contains("answered 503")).count();
         assertTrue(warnings >= 1 && warnings <= 3, "one line per call that waited, at most 3: " + warnings);
         assertFalse(log.stream().anyMatch(l -> l.contains("at redis.clients.")), "no stack trace in the log");
@@ -236,18 +227,14 @@ class ConsumerIT {
         return names;
     }
 
-    private static Path messages() {
-        return dir.resolve("logs/messages.log");
-    }
-
     private static void awaitStarted() throws Exception {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(300);
         while (System.nanoTime() < deadline) {
-            String log = Files.exists(messages()) ? Files.readString(messages()) : "";
+            String log = server.log();
             if (log.contains("CWWKZ0002E")) {
                 throw new AssertionError("the consumer application failed to start:\n" + log);
             }
-            if (log.contains("CWWKZ0001I: Application consumer started")) {
+            if (server.started()) {
                 try {
                     // Readiness answers once the application runs; one quote builds the client and loads the script.
                     if (send("GET", "/health/ready").statusCode() == 200
@@ -260,27 +247,6 @@ class ConsumerIT {
             }
             Thread.sleep(200);
         }
-        throw new AssertionError("the consumer application did not start within 300 s:\n"
-                + (Files.exists(messages()) ? Files.readString(messages()) : "(no messages.log)"));
-    }
-
-    private static void server(String... args) throws IOException, InterruptedException {
-        String[] cmd = new String[args.length + 1];
-        cmd[0] = WLP.resolve("bin/server").toString();
-        System.arraycopy(args, 0, cmd, 1, args.length);
-        Process p = new ProcessBuilder(cmd)
-                .redirectErrorStream(true)
-                .redirectOutput(ProcessBuilder.Redirect.DISCARD)
-                .start();
-        if (!p.waitFor(300, TimeUnit.SECONDS)) {
-            p.destroyForcibly();
-            throw new IOException("server " + String.join(" ", args) + " did not finish in 300 s");
-        }
-    }
-
-    private static int freePort() throws IOException {
-        try (ServerSocket s = new ServerSocket(0)) {
-            return s.getLocalPort();
-        }
+        throw new AssertionError("the consumer application did not start within 300 s:\n" + server.log());
     }
 }

@@ -1,7 +1,7 @@
 package it.dev.tollgate;
 
+import dev.tollgate.testing.Ports;
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -17,45 +17,59 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 
 /**
- * One more Liberty server with the demo WAR, configured the way containers configure servers: system
- * properties in {@code jvm.options} and environment variables in {@code server.env} (which the server
- * script exports into the JVM's environment before it starts).
+ * One more Liberty server, started by a test class, configured the way containers configure servers:
+ * system properties in {@code jvm.options} and environment variables in {@code server.env} (which the
+ * server script exports into the JVM's environment before it starts). The one place that creates,
+ * starts, waits for and stops such a server: the demo WAR's ({@link #start(String, List, Map)}) or
+ * another WAR with its own {@code server.xml} ({@code ConsumerIT}).
  */
 final class ExtraServer implements AutoCloseable {
 
     static final Path WLP = Path.of("target", "liberty", "wlp");
+    private static final Path DEMO_WAR = Path.of("target/tollgate.war");
+    private static final Path DEMO_SERVER_XML = Path.of("src/main/liberty/config/server.xml");
+    private static final Duration WAIT = Duration.ofSeconds(300);
     private static final HttpClient CLIENT = HttpClient.newBuilder()
             .connectTimeout(Duration.ofSeconds(5))
             .version(HttpClient.Version.HTTP_1_1)
             .build();
 
     private final String name;
+    private final String application;
     private final Path messages;
     private final int httpPort;
     private String log = "";
 
-    private ExtraServer(String name, Path messages, int httpPort) {
+    private ExtraServer(String name, String application, Path messages, int httpPort) {
         this.name = name;
+        this.application = application;
         this.messages = messages;
         this.httpPort = httpPort;
     }
 
-    /** Creates (or reuses) server {@code name}, starts it, and waits until the application started or failed. */
+    /** Server {@code name} with the demo WAR and the demo's {@code server.xml}; see {@link #start(String, Path, Path, List, Map)}. */
     static ExtraServer start(String name, List<String> jvmOptions, Map<String, String> environment) throws Exception {
+        return start(name, DEMO_WAR, DEMO_SERVER_XML, jvmOptions, environment);
+    }
+
+    /**
+     * Creates (or reuses) server {@code name} with {@code war} in its {@code apps/} and {@code serverXml},
+     * starts it, and waits until the application (the WAR's name) started or failed.
+     */
+    static ExtraServer start(
+            String name, Path war, Path serverXml, List<String> jvmOptions, Map<String, String> environment)
+            throws Exception {
         Path dir = WLP.resolve("usr/servers/" + name);
         if (!Files.isDirectory(dir)) {
             run("create", name);
         }
-        Files.copy(
-                Path.of("src/main/liberty/config/server.xml"),
-                dir.resolve("server.xml"),
-                StandardCopyOption.REPLACE_EXISTING);
+        Files.copy(serverXml, dir.resolve("server.xml"), StandardCopyOption.REPLACE_EXISTING);
         Files.createDirectories(dir.resolve("apps"));
-        Files.copy(
-                Path.of("target/tollgate.war"), dir.resolve("apps/tollgate.war"), StandardCopyOption.REPLACE_EXISTING);
-        int http = freePort();
+        String file = war.getFileName().toString();
+        Files.copy(war, dir.resolve("apps").resolve(file), StandardCopyOption.REPLACE_EXISTING);
+        int http = Ports.free();
         Files.writeString(
-                dir.resolve("bootstrap.properties"), "http.port=" + http + "\nhttps.port=" + freePort() + "\n");
+                dir.resolve("bootstrap.properties"), "http.port=" + http + "\nhttps.port=" + Ports.free() + "\n");
         Files.write(dir.resolve("jvm.options"), jvmOptions);
         Files.writeString(
                 dir.resolve("server.env"),
@@ -64,9 +78,9 @@ final class ExtraServer implements AutoCloseable {
                         .collect(Collectors.joining("\n", "", "\n")));
         Path messages = dir.resolve("logs/messages.log");
         Files.deleteIfExists(messages);
-        ExtraServer server = new ExtraServer(name, messages, http);
+        ExtraServer server = new ExtraServer(name, file.substring(0, file.lastIndexOf('.')), messages, http);
         run("start", name);
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(180);
+        long deadline = System.nanoTime() + WAIT.toNanos();
         while (System.nanoTime() < deadline) {
             String log = server.log();
             if (log.contains("CWWKZ0002E") || log.contains("CWWKZ0001I")) {
@@ -75,7 +89,8 @@ final class ExtraServer implements AutoCloseable {
             Thread.sleep(200);
         }
         server.close();
-        throw new AssertionError("the application neither started nor failed within 180 s:\n" + server.log());
+        throw new AssertionError(
+                "the application neither started nor failed within " + WAIT.toSeconds() + " s:\n" + server.log());
     }
 
     /** The server's messages.log so far. */
@@ -90,7 +105,7 @@ final class ExtraServer implements AutoCloseable {
     }
 
     boolean started() throws IOException {
-        return log().contains("CWWKZ0001I: Application tollgate started");
+        return log().contains("CWWKZ0001I: Application " + application + " started");
     }
 
     HttpResponse<String> get(String path, String... headers) throws IOException, InterruptedException {
@@ -123,15 +138,9 @@ final class ExtraServer implements AutoCloseable {
                 .redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.DISCARD)
                 .start();
-        if (!p.waitFor(180, TimeUnit.SECONDS)) {
+        if (!p.waitFor(WAIT.toSeconds(), TimeUnit.SECONDS)) {
             p.destroyForcibly();
-            throw new IOException("server " + String.join(" ", args) + " did not finish in 180 s");
-        }
-    }
-
-    private static int freePort() throws IOException {
-        try (ServerSocket s = new ServerSocket(0)) {
-            return s.getLocalPort();
+            throw new IOException("server " + String.join(" ", args) + " did not finish in " + WAIT.toSeconds() + " s");
         }
     }
 }
