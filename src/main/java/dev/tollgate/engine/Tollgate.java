@@ -71,7 +71,7 @@ public final class Tollgate implements RateLimits, ConcurrencyLimits, AutoClosea
     private final RateLimiter limiter;
     private final ConcurrencyLimiter concurrency;
     private final Sleeper sleeper;
-    private final Operations operations;
+    private final Administration administration;
     private final Activity activity;
     private final OutageLog outages;
     private final DeniedClients deniedClients;
@@ -114,7 +114,8 @@ public final class Tollgate implements RateLimits, ConcurrencyLimits, AutoClosea
                 b.nanoTime,
                 StoreKeys.in(settings.keyPrefix()));
         this.sleeper = b.sleeper;
-        this.operations = new Operations(this::limit, backend.stores(), backend.guard(), limiter, backend.redis());
+        this.administration =
+                new Administration(this::limit, backend.stores(), backend.guard(), limiter, backend.redis());
         this.reloader = settings.reload().file().isPresent() && b.reloadFrom != null
                 ? new LimitsReloader(settings, b.reloadFrom, b.reloadBeans, () -> this.settings, this::swapLimits)
                 : null;
@@ -328,7 +329,7 @@ public final class Tollgate implements RateLimits, ConcurrencyLimits, AutoClosea
 
     /** What an operator does to a client's bucket: peek, reset. */
     public RateLimitAdmin admin() {
-        return operations;
+        return administration;
     }
 
     /** What an operator does to the locks: list the held ones, force-release one. */
@@ -389,7 +390,7 @@ public final class Tollgate implements RateLimits, ConcurrencyLimits, AutoClosea
         if (reloader != null) {
             reloader.close();
         }
-        operations.close();
+        administration.close();
         concurrency.close();
         backend.close();
     }
