@@ -339,9 +339,9 @@ public final class Tollgate implements RateLimits, ConcurrencyLimits, AutoClosea
 
     /**
      * What this server's limits decided in the last five minutes, per limit: 30 slots of 10 s, oldest
-     * first, each the counts of {@link #ACTIVITY_OUTCOMES}.
+     * first.
      */
-    public java.util.Map<String, java.util.List<long[]>> recentActivity() {
+    public java.util.Map<String, java.util.List<ActivitySlot>> recentActivity() {
         return activity.recent();
     }
 
@@ -360,9 +360,6 @@ public final class Tollgate implements RateLimits, ConcurrencyLimits, AutoClosea
     public java.util.List<DeniedClient> mostDeniedClients() {
         return deniedClients.most();
     }
-
-    /** The outcomes of {@link #recentActivity()}'s counts, in order. */
-    public static final java.util.List<String> ACTIVITY_OUTCOMES = Activity.OUTCOMES;
 
     /** Who a client is, by the HTTP settings. */
     public ClientAddresses clientAddresses() {
