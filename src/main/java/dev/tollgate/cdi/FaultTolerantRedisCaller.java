@@ -15,14 +15,16 @@ import org.eclipse.microprofile.faulttolerance.Timeout;
  *
  * <ul>
  *   <li>{@code @Timeout}: follows {@code tollgate.redis.timeout} (see {@link FaultToleranceDefaults}).
- *   <li>{@code @CircuitBreaker}: {@link GuardSettings}' defaults, 3 failures in a row open it for 500 ms. {@link RedisGuard} then keeps
- *       user requests away, and its background probe makes the half-open trial. Only outages count:
- *       an error Redis answered with ({@link NotAnOutageException}: a data error, refused credentials)
- *       is skipped, as an answer.
+ *   <li>{@code @CircuitBreaker}: {@code tollgate.breaker.failures} failures in a row (default 3) open it
+ *       for {@code tollgate.breaker.delay} (default 500 ms; see {@link FaultToleranceDefaults}). {@link
+ *       RedisGuard} then keeps user requests away, and its background probe makes the half-open trial.
+ *       Only outages count: an error Redis answered with ({@link NotAnOutageException}: a data error,
+ *       refused credentials) is skipped, as an answer.
  * </ul>
  *
- * Every value can be changed with Fault Tolerance's own keys, e.g. {@code
- * dev.tollgate.cdi.FaultTolerantRedisCaller/call/CircuitBreaker/requestVolumeThreshold=5}.
+ * The annotations' literals are {@link GuardSettings}' defaults. Every parameter can also be set with
+ * Fault Tolerance's own method-level keys, the advanced form, which win over Tollgate's settings, e.g.
+ * {@code dev.tollgate.cdi.FaultTolerantRedisCaller/call/CircuitBreaker/successThreshold=2}.
  *
  * <p>How calls reach it ({@link ExecutorCaller}): a healthy call runs on the request's own thread on an
  * idle pooled connection, its read bounded by what is left of {@code tollgate.redis.timeout}, and only

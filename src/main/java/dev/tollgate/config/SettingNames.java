@@ -55,7 +55,7 @@ final class SettingNames {
     private static final Pattern CANDIDATE_PROPERTY = Pattern.compile("tollgate\\.limits\\.([^.]+)\\.shadow\\.([^.]+)");
     private static final Pattern CONCURRENCY_PROPERTY = Pattern.compile("tollgate\\.concurrency\\.([^.]+)\\.([^.]+)");
     private static final Pattern SECTIONS =
-            Pattern.compile("(REDIS|HTTP|LIMITS|LOCKS|CONCURRENCY|FAIL|MODE|LOCAL|ADMIN|CONFIG).*");
+            Pattern.compile("(REDIS|BREAKER|HTTP|LIMITS|LOCKS|CONCURRENCY|FAIL|MODE|LOCAL|ADMIN|CONFIG).*");
 
     private final Set<String> global;
     private final Map<String, String> globalByVariable = new LinkedHashMap<>();

@@ -37,6 +37,8 @@ public final class SettingsReader {
     public static final String REDIS_TIMEOUT = "tollgate.redis.timeout";
     public static final String REDIS_POOL_SIZE = "tollgate.redis.pool-size";
     public static final String REDIS_KEY_PREFIX = "tollgate.redis.key-prefix";
+    public static final String BREAKER_FAILURES = "tollgate.breaker.failures";
+    public static final String BREAKER_DELAY = "tollgate.breaker.delay";
     public static final String FAIL_OPEN = "tollgate.fail-open";
     public static final String LIMITS = "tollgate.limits.";
     public static final String HTTP_LIMITS = "tollgate.http.limits";
@@ -64,6 +66,8 @@ public final class SettingsReader {
             REDIS_TIMEOUT,
             REDIS_POOL_SIZE,
             REDIS_KEY_PREFIX,
+            BREAKER_FAILURES,
+            BREAKER_DELAY,
             FAIL_OPEN,
             HTTP_LIMITS,
             HTTP_TRUSTED_PROXIES,
@@ -203,7 +207,7 @@ public final class SettingsReader {
         Map<String, Plans> plans = PlanSettings.read(source, limitNames, limits, errors);
         return new TollgateSettings(
                 url,
-                GuardSettings.defaults(budget, pool),
+                readBreaker(GuardSettings.defaults(budget, pool)),
                 failOpen,
                 limits,
                 http,
@@ -221,11 +225,31 @@ public final class SettingsReader {
     }
 
     /**
-     * {@code tollgate.redis.timeout} alone, for the Fault Tolerance timeout that follows it: its default
-     * when unset or invalid ({@link #read} reports an invalid value).
+     * {@code tollgate.redis.timeout} and {@code tollgate.breaker.*} alone (the pool's default beside them),
+     * for the Fault Tolerance timeout and breaker that follow them: each one's default when unset or
+     * invalid ({@link #read} reports an invalid value).
      */
-    public static Duration budget(PropertySource source) {
-        return new SettingsReader(source).readBudget();
+    public static GuardSettings guard(PropertySource source) {
+        SettingsReader r = new SettingsReader(source);
+        return r.readBreaker(GuardSettings.defaults(r.readBudget(), DEFAULT_POOL_SIZE));
+    }
+
+    private static final String FAILURES_RULE = "a whole number from 1 to 1000";
+    private static final String DELAY_RULE = "a duration from 0ms to 10m such as 500ms";
+
+    /** {@code guard} with {@code tollgate.breaker.failures} and {@code .delay}, each bad one its default. */
+    private GuardSettings readBreaker(GuardSettings guard) {
+        int failures = value(BREAKER_FAILURES, guard.failureThreshold(), Integer::parseInt, FAILURES_RULE);
+        if (failures < 1 || failures > 1000) {
+            error(BREAKER_FAILURES, Integer.toString(failures), FAILURES_RULE);
+            failures = guard.failureThreshold();
+        }
+        Duration delay = value(BREAKER_DELAY, guard.breakerDelay(), Durations::parse, DELAY_RULE);
+        if (delay.isNegative() || delay.compareTo(Duration.ofMinutes(10)) > 0) {
+            error(BREAKER_DELAY, delay.toString(), DELAY_RULE);
+            delay = guard.breakerDelay();
+        }
+        return guard.withBreaker(failures, delay);
     }
 
     private Duration readBudget() {

@@ -21,9 +21,7 @@ final class Activity implements DecisionListener {
     static final int SLOTS = 30;
     static final int SLOT_SECONDS = 10;
 
-    /** The outcomes counted, in the order of each slot's counts. */
-    static final List<String> OUTCOMES = List.of("allowed", "denied", "degraded", "would_deny", "held");
-
+    private static final int OUTCOMES = ActivitySlot.OUTCOMES.size();
     private static final long SLOT_NANOS = SLOT_SECONDS * 1_000_000_000L;
 
     private final LongSupplier nanoTime;
@@ -37,6 +35,7 @@ final class Activity implements DecisionListener {
 
     @Override
     public void onDecision(LimitSpec limit, Decision d, long nanos) {
+        // Indexes of ActivitySlot.OUTCOMES.
         int outcome = d.degraded() ? 2 : d.allowed() ? 0 : limit.shadow() ? 3 : 1;
         series(limit).add(slot(), outcome);
     }
@@ -54,13 +53,10 @@ final class Activity implements DecisionListener {
         return (nanoTime.getAsLong() - origin) / SLOT_NANOS;
     }
 
-    /**
-     * Per limit, the counts of the last {@value #SLOTS} slots, oldest first, each {@link #OUTCOMES} long;
-     * the slot under way last.
-     */
-    Map<String, List<long[]>> recent() {
+    /** Per limit, the counts of the last {@value #SLOTS} slots, oldest first: the slot under way last. */
+    Map<String, List<ActivitySlot>> recent() {
         long now = slot();
-        Map<String, List<long[]>> out = new TreeMap<>();
+        Map<String, List<ActivitySlot>> out = new TreeMap<>();
         series.forEach((name, s) -> out.put(name, s.recent(now)));
         return out;
     }
@@ -73,7 +69,7 @@ final class Activity implements DecisionListener {
      */
     private static final class Series {
         private final AtomicLongArray slotOf = new AtomicLongArray(SLOTS);
-        private final AtomicLongArray counts = new AtomicLongArray(SLOTS * OUTCOMES.size());
+        private final AtomicLongArray counts = new AtomicLongArray(SLOTS * OUTCOMES);
 
         Series() {
             for (int i = 0; i < SLOTS; i++) {
@@ -86,7 +82,7 @@ final class Activity implements DecisionListener {
             if (slotOf.get(i) != slot) {
                 startSlot(i, slot);
             }
-            counts.incrementAndGet(i * OUTCOMES.size() + outcome);
+            counts.incrementAndGet(i * OUTCOMES + outcome);
         }
 
         /** Clears slot {@code i}'s counts, then names it {@code slot}: no count of {@code slot} is cleared. */
@@ -94,25 +90,25 @@ final class Activity implements DecisionListener {
             if (slotOf.get(i) == slot) {
                 return;
             }
-            for (int k = 0; k < OUTCOMES.size(); k++) {
-                counts.set(i * OUTCOMES.size() + k, 0);
+            for (int k = 0; k < OUTCOMES; k++) {
+                counts.set(i * OUTCOMES + k, 0);
             }
             slotOf.set(i, slot);
         }
 
-        synchronized List<long[]> recent(long now) {
-            List<long[]> out = new ArrayList<>(SLOTS);
+        synchronized List<ActivitySlot> recent(long now) {
+            List<ActivitySlot> out = new ArrayList<>(SLOTS);
             for (long slot = now - SLOTS + 1; slot <= now; slot++) {
-                long[] c = new long[OUTCOMES.size()];
                 int i = (int) (Math.floorMod(slot, SLOTS));
-                if (slot >= 0 && slotOf.get(i) == slot) {
-                    for (int k = 0; k < c.length; k++) {
-                        c[k] = counts.get(i * OUTCOMES.size() + k);
-                    }
-                }
-                out.add(c);
+                out.add(slot >= 0 && slotOf.get(i) == slot ? counted(i) : ActivitySlot.EMPTY);
             }
             return out;
+        }
+
+        private ActivitySlot counted(int i) {
+            int at = i * OUTCOMES;
+            return new ActivitySlot(
+                    counts.get(at), counts.get(at + 1), counts.get(at + 2), counts.get(at + 3), counts.get(at + 4));
         }
     }
 }

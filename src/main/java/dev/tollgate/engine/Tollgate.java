@@ -71,7 +71,7 @@ public final class Tollgate implements RateLimits, ConcurrencyLimits, AutoClosea
     private final RateLimiter limiter;
     private final ConcurrencyLimiter concurrency;
     private final Sleeper sleeper;
-    private final Operations operations;
+    private final Administration administration;
     private final Activity activity;
     private final OutageLog outages;
     private final DeniedClients deniedClients;
@@ -114,7 +114,8 @@ public final class Tollgate implements RateLimits, ConcurrencyLimits, AutoClosea
                 b.nanoTime,
                 StoreKeys.in(settings.keyPrefix()));
         this.sleeper = b.sleeper;
-        this.operations = new Operations(this::limit, backend.stores(), backend.guard(), limiter, backend.redis());
+        this.administration =
+                new Administration(this::limit, backend.stores(), backend.guard(), limiter, backend.redis());
         this.reloader = settings.reload().file().isPresent() && b.reloadFrom != null
                 ? new LimitsReloader(settings, b.reloadFrom, b.reloadBeans, () -> this.settings, this::swapLimits)
                 : null;
@@ -328,7 +329,7 @@ public final class Tollgate implements RateLimits, ConcurrencyLimits, AutoClosea
 
     /** What an operator does to a client's bucket: peek, reset. */
     public RateLimitAdmin admin() {
-        return operations;
+        return administration;
     }
 
     /** What an operator does to the locks: list the held ones, force-release one. */
@@ -338,9 +339,9 @@ public final class Tollgate implements RateLimits, ConcurrencyLimits, AutoClosea
 
     /**
      * What this server's limits decided in the last five minutes, per limit: 30 slots of 10 s, oldest
-     * first, each the counts of {@link #ACTIVITY_OUTCOMES}.
+     * first.
      */
-    public java.util.Map<String, java.util.List<long[]>> recentActivity() {
+    public java.util.Map<String, java.util.List<ActivitySlot>> recentActivity() {
         return activity.recent();
     }
 
@@ -359,9 +360,6 @@ public final class Tollgate implements RateLimits, ConcurrencyLimits, AutoClosea
     public java.util.List<DeniedClient> mostDeniedClients() {
         return deniedClients.most();
     }
-
-    /** The outcomes of {@link #recentActivity()}'s counts, in order. */
-    public static final java.util.List<String> ACTIVITY_OUTCOMES = Activity.OUTCOMES;
 
     /** Who a client is, by the HTTP settings. */
     public ClientAddresses clientAddresses() {
@@ -389,7 +387,7 @@ public final class Tollgate implements RateLimits, ConcurrencyLimits, AutoClosea
         if (reloader != null) {
             reloader.close();
         }
-        operations.close();
+        administration.close();
         concurrency.close();
         backend.close();
     }

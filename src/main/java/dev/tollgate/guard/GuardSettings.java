@@ -4,7 +4,9 @@ import java.time.Duration;
 
 /**
  * How a {@link RedisGuard} bounds and breaks. The defaults below are the only ones: the settings
- * reader, Fault Tolerance's annotations and plain Java all take them from here.
+ * reader ({@code tollgate.redis.timeout}, {@code tollgate.redis.pool-size}, {@code
+ * tollgate.breaker.failures}, {@code tollgate.breaker.delay}), Fault Tolerance's annotations and plain Java
+ * all take them from here.
  *
  * @param budget the most a caller waits for one call; &gt; 0
  * @param failureThreshold failures in a row that open the breaker; &gt; 0
@@ -18,10 +20,10 @@ public record GuardSettings(
     /** {@code tollgate.redis.timeout}'s default: the budget of one check, in milliseconds. */
     public static final int DEFAULT_BUDGET_MILLIS = 250;
 
-    /** Failures in a row that open the breaker. */
+    /** {@code tollgate.breaker.failures}' default: failures in a row that open the breaker. */
     public static final int DEFAULT_FAILURE_THRESHOLD = 3;
 
-    /** How long an open breaker waits before its half-open trial, in milliseconds. */
+    /** {@code tollgate.breaker.delay}'s default: how long an open breaker waits before its half-open trial, in ms. */
     public static final int DEFAULT_BREAKER_DELAY_MILLIS = 500;
 
     /** How often the background probe asks a Redis that is not answering, in milliseconds. */
@@ -62,6 +64,11 @@ public record GuardSettings(
     /** These settings with another breaker threshold ({@link Integer#MAX_VALUE}: a breaker that never opens). */
     public GuardSettings withFailureThreshold(int threshold) {
         return new GuardSettings(budget, threshold, breakerDelay, probeInterval, workers);
+    }
+
+    /** These settings with another breaker: {@code failures} in a row open it for {@code delay}. */
+    public GuardSettings withBreaker(int failures, Duration delay) {
+        return new GuardSettings(budget, failures, delay, probeInterval, workers);
     }
 
     private static void positive(Duration d, String name) {

@@ -3,6 +3,7 @@ package dev.tollgate.jaxrs;
 import dev.tollgate.ClientRules;
 import dev.tollgate.Decision;
 import dev.tollgate.LimitPolicy;
+import dev.tollgate.engine.ActivitySlot;
 import dev.tollgate.engine.Tollgate;
 import dev.tollgate.ratelimit.LimitSpec;
 import java.util.List;
@@ -19,20 +20,20 @@ final class AdminJson {
 
     /** The limits, the store and the breaker, and what each limit decided lately (for the console). */
     static String state(Tollgate t) {
-        Map<String, List<long[]>> recent = t.recentActivity();
+        Map<String, List<ActivitySlot>> recent = t.recentActivity();
         StringJoiner limits = new StringJoiner(",", "[", "]");
         t.settings().limits().values().stream()
                 .sorted(java.util.Comparator.comparing(LimitSpec::name))
                 .forEach(l -> limits.add(limit(l, recent)));
         StringJoiner outcomes = new StringJoiner(",", "[", "]");
-        Tollgate.ACTIVITY_OUTCOMES.forEach(o -> outcomes.add(str(o)));
+        ActivitySlot.OUTCOMES.forEach(o -> outcomes.add(str(o)));
         return "{\"store\":" + str(t.redis().isPresent() ? "redis" : "in-process")
                 + ",\"breakerOpen\":" + t.breakerState().map(b -> b.isOpen()).orElse(false)
                 + ",\"slotSeconds\":10,\"outcomes\":" + outcomes
                 + ",\"limits\":" + limits + "}";
     }
 
-    private static String limit(LimitSpec l, Map<String, List<long[]>> recent) {
+    private static String limit(LimitSpec l, Map<String, List<ActivitySlot>> recent) {
         return "{" + policy(l)
                 + ",\"key\":" + str(l.key().toString())
                 + ",\"mode\":" + str(l.mode().name().toLowerCase(java.util.Locale.ROOT))
@@ -56,14 +57,14 @@ final class AdminJson {
                 + p.refillPeriod().toMillis() + ",\"cost\":" + p.cost();
     }
 
-    private static String series(List<long[]> slots) {
+    private static String series(List<ActivitySlot> slots) {
         if (slots == null) {
             return "[]";
         }
         StringJoiner out = new StringJoiner(",", "[", "]");
-        for (long[] c : slots) {
+        for (ActivitySlot slot : slots) {
             StringJoiner counts = new StringJoiner(",", "[", "]");
-            for (long n : c) {
+            for (long n : slot.counts()) {
                 counts.add(Long.toString(n));
             }
             out.add(counts.toString());

@@ -125,7 +125,7 @@ public final class RedisClients {
     static GenericObjectPoolConfig<Connection> poolConfig(RedisSettings settings) {
         GenericObjectPoolConfig<Connection> pool = new GenericObjectPoolConfig<>();
         // Two more than the workers use, each subscribed for as long as the application runs: the release
-        // notices waiting locks listen to, and operators' resets (engine.Operations).
+        // notices waiting locks listen to, and operators' resets (engine.Administration).
         pool.setMaxTotal(settings.poolSize() + 2);
         pool.setMaxIdle(settings.poolSize());
         pool.setMinIdle(0);

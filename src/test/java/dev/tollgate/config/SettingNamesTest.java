@@ -210,6 +210,10 @@ class SettingNamesTest {
                 "report-worker-2",
                 "TOLLGATE_REDIS_KEY_PREFIX",
                 "shop-prod:",
+                "TOLLGATE_BREAKER_FAILURES",
+                "5",
+                "TOLLGATE_BREAKER_DELAY",
+                "2s",
                 "TOLLGATE_LIMITS_DEMO_KEY_NORMALIZE",
                 "trim,case-fold");
         assertEquals(Optional.of(RedisUrl.parse("redis://u:pw@redis_cache:6380/1")), s.redisUrl());
@@ -241,7 +245,9 @@ class SettingNamesTest {
                 "trim,case-fold",
                 s.limit("demo").orElseThrow().keyNormalization().configText(),
                 "TOLLGATE_LIMITS_DEMO_KEY_NORMALIZE, not demo_key's normalize");
-        assertEquals(SettingsReader.GLOBAL.size(), 19, "a new setting needs a line here");
+        assertEquals(5, s.guard().failureThreshold(), "TOLLGATE_BREAKER_FAILURES");
+        assertEquals(Duration.ofSeconds(2), s.guard().breakerDelay(), "TOLLGATE_BREAKER_DELAY");
+        assertEquals(SettingsReader.GLOBAL.size(), 21, "a new setting needs a line here");
     }
 
     @Test

@@ -1,6 +1,5 @@
 package dev.tollgate.engine;
 
-import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.tollgate.Decision;
@@ -29,22 +28,22 @@ class ActivityTest {
         activity.onDecision(API, DENIED, 0);
         activity.onDecision(API, Decision.degraded(true), 0);
         activity.onHeldDenial(API);
-        List<long[]> recent = activity.recent().get("api");
+        List<ActivitySlot> recent = activity.recent().get("api");
         assertEquals(Activity.SLOTS, recent.size());
-        assertArrayEquals(new long[] {2, 1, 1, 0, 1}, recent.get(Activity.SLOTS - 1));
+        assertEquals(new ActivitySlot(2, 1, 1, 0, 1), recent.get(Activity.SLOTS - 1));
 
         now.addAndGet(SLOT); // the next slot
         activity.onDecision(API, DENIED, 0);
         recent = activity.recent().get("api");
-        assertArrayEquals(new long[] {2, 1, 1, 0, 1}, recent.get(Activity.SLOTS - 2));
-        assertArrayEquals(new long[] {0, 1, 0, 0, 0}, recent.get(Activity.SLOTS - 1));
+        assertEquals(new ActivitySlot(2, 1, 1, 0, 1), recent.get(Activity.SLOTS - 2));
+        assertEquals(new ActivitySlot(0, 1, 0, 0, 0), recent.get(Activity.SLOTS - 1));
 
         now.addAndGet(SLOT * (Activity.SLOTS - 1)); // the first slot's place again, thirty slots later
         activity.onDecision(API, ALLOWED, 0);
         recent = activity.recent().get("api");
-        assertArrayEquals(new long[] {1, 0, 0, 0, 0}, recent.get(Activity.SLOTS - 1));
-        assertArrayEquals(new long[] {0, 0, 0, 0, 0}, recent.get(Activity.SLOTS - 2));
-        assertArrayEquals(new long[] {0, 1, 0, 0, 0}, recent.get(0)); // the oldest shown; the first slot is gone
+        assertEquals(new ActivitySlot(1, 0, 0, 0, 0), recent.get(Activity.SLOTS - 1));
+        assertEquals(new ActivitySlot(0, 0, 0, 0, 0), recent.get(Activity.SLOTS - 2));
+        assertEquals(new ActivitySlot(0, 1, 0, 0, 0), recent.get(0)); // the oldest shown; the first slot is gone
     }
 
     @Test
@@ -66,7 +65,8 @@ class ActivityTest {
         for (Thread thread : threads) {
             thread.join();
         }
-        assertArrayEquals(
-                new long[] {80_000, 0, 0, 0, 0}, activity.recent().get("api").get(Activity.SLOTS - 1));
+        assertEquals(
+                new ActivitySlot(80_000, 0, 0, 0, 0),
+                activity.recent().get("api").get(Activity.SLOTS - 1));
     }
 }

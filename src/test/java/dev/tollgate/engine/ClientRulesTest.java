@@ -86,8 +86,8 @@ class ClientRulesTest {
     void aCreditOnOneServerEndsTheDenialEveryServerHolds() throws Exception {
         try (Tollgate a = server(true);
                 Tollgate b = server(true)) {
-            OperationsTest.awaitListening(a);
-            OperationsTest.awaitListening(b);
+            AdministrationTest.awaitListening(a);
+            AdministrationTest.awaitListening(b);
             String mallory = client();
             for (int i = 0; i < 3; i++) {
                 assertTrue(a.check("api", mallory).allowed());
@@ -183,7 +183,7 @@ class ClientRulesTest {
     void aBlockDeniesOnEveryServerForTheRestOfTheBlockAndSpendsNothing(String limit) throws Exception {
         try (Tollgate a = server(true);
                 Tollgate b = server(true)) {
-            OperationsTest.awaitListening(b);
+            AdministrationTest.awaitListening(b);
             String spammer = client();
             assertTrue(a.check(limit, spammer).allowed());
             a.admin().block(limit, spammer, Duration.ofMinutes(10));
@@ -305,9 +305,9 @@ class ClientRulesTest {
 
     private static void awaitHeard(Tollgate t) throws InterruptedException {
         long deadline = System.nanoTime() + 5_000_000_000L;
-        while (!((Operations) t.admin()).heardSince(0) && System.nanoTime() < deadline) {
+        while (!((Administration) t.admin()).heardSince(0) && System.nanoTime() < deadline) {
             Thread.sleep(10);
         }
-        assertTrue(((Operations) t.admin()).heardSince(0), "heard on " + Operations.CHANNEL);
+        assertTrue(((Administration) t.admin()).heardSince(0), "heard on " + Administration.CHANNEL);
     }
 }

@@ -227,8 +227,8 @@ class HeldDenialsTest {
     void anOverrideSetAfterADenialIsHeldDropsItOnEveryServer() throws Exception {
         try (Tollgate a = tollgate("fixed-window", "1000");
                 Tollgate b = tollgate("fixed-window", "1000")) {
-            OperationsTest.awaitListening(a);
-            OperationsTest.awaitListening(b);
+            AdministrationTest.awaitListening(a);
+            AdministrationTest.awaitListening(b);
             exhaust(a, "api", "flooder");
             assertFalse(b.check("api", "flooder").allowed(), "denied by Redis, now held on b too");
             assertTrue(answeredHere(a, "api", "flooder"), "held on a");
@@ -236,10 +236,10 @@ class HeldDenialsTest {
             a.admin().override("api", "flooder", ClientOverride.window(100, Duration.ofHours(1)), Duration.ofHours(1));
             assertTrue(a.check("api", "flooder").allowed(), "the server that set it asked Redis");
             long deadline = System.nanoTime() + 5_000_000_000L;
-            while (!((Operations) b.admin()).heardSince(0) && System.nanoTime() < deadline) {
+            while (!((Administration) b.admin()).heardSince(0) && System.nanoTime() < deadline) {
                 Thread.sleep(10);
             }
-            assertTrue(((Operations) b.admin()).heardSince(0), "b heard the override");
+            assertTrue(((Administration) b.admin()).heardSince(0), "b heard the override");
             int before = held.get();
             assertTrue(b.check("api", "flooder").allowed(), "b dropped its held denial and asked Redis");
             assertEquals(before, held.get());

@@ -51,6 +51,9 @@ class DegradedCausesIT {
                         "redis://tollgate:s3cret@127.0.0.1:" + link.port(),
                         "TOLLGATE_REDIS_TIMEOUT",
                         BUDGET_MILLIS + "ms",
+                        // Fewer than the default 3: each outage below shows the setting reaches Fault Tolerance.
+                        "TOLLGATE_BREAKER_FAILURES",
+                        Integer.toString(THRESHOLD),
                         // GET /demo/window, a limit of the JAX-RS filter, fails closed here.
                         "TOLLGATE_LIMITS_DEMO_WINDOW_FAIL_OPEN",
                         "false",
@@ -75,8 +78,11 @@ class DegradedCausesIT {
 
     /** This server's {@code tollgate.redis.timeout}: MicroProfile Fault Tolerance's {@code @Timeout}. */
     static final long BUDGET_MILLIS = 2000;
-    /** The documented breaker threshold: 3 failed calls in a row open it. */
-    static final int THRESHOLD = 3;
+    /**
+     * This server's {@code tollgate.breaker.failures}, Fault Tolerance's {@code requestVolumeThreshold}: 2
+     * failed calls in a row open the breaker (the default is 3).
+     */
+    static final int THRESHOLD = 2;
 
     @Test
     @Order(1)

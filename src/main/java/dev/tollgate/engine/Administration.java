@@ -26,7 +26,7 @@ import java.util.function.Function;
  * channel {@value #CHANNEL} (under the key prefix: {@link StoreKeys#operatorChannel}), so each drops the denial it holds for that key; a server that misses the
  * message (its subscription was broken) holds it until its retry-after at most, as Redis keeps no messages.
  */
-final class Operations implements RateLimitAdmin, AutoCloseable {
+final class Administration implements RateLimitAdmin, AutoCloseable {
 
     /** Where resets are announced without a key prefix: {@code forget <store key>}. */
     static final String CHANNEL = "tg:operator";
@@ -45,7 +45,7 @@ final class Operations implements RateLimitAdmin, AutoCloseable {
     private final java.util.concurrent.atomic.AtomicLong heard = new java.util.concurrent.atomic.AtomicLong();
 
     /** @param redis where resets are announced; null in process */
-    Operations(
+    Administration(
             Function<String, LimitSpec> limits,
             Map<Algorithm, RateLimitStore> stores,
             Guard guard,

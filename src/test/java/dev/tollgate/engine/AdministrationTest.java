@@ -14,7 +14,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** The operator's peek and reset on a real Redis, with two Tollgates on it standing for two servers. */
-class OperationsTest {
+class AdministrationTest {
 
     @RegisterExtension
     static final RedisServer redis = RedisServer.shared();
@@ -74,7 +74,7 @@ class OperationsTest {
             assertTrue(a.admin().reset("api", "mallory"));
             assertTrue(a.check("api", "mallory").allowed(), "a full bucket on the server that reset it");
             long deadline = System.nanoTime() + 5_000_000_000L;
-            while (!((Operations) b.admin()).heardSince(0) && System.nanoTime() < deadline) {
+            while (!((Administration) b.admin()).heardSince(0) && System.nanoTime() < deadline) {
                 Thread.sleep(10);
             }
             assertTrue(b.check("api", "mallory").allowed(), "b heard the reset and asked Redis");
@@ -99,9 +99,9 @@ class OperationsTest {
 
     static void awaitListening(Tollgate t) throws InterruptedException {
         long deadline = System.nanoTime() + 5_000_000_000L;
-        while (!((Operations) t.admin()).listening() && System.nanoTime() < deadline) {
+        while (!((Administration) t.admin()).listening() && System.nanoTime() < deadline) {
             Thread.sleep(10);
         }
-        assertTrue(((Operations) t.admin()).listening(), "subscribed to " + Operations.CHANNEL);
+        assertTrue(((Administration) t.admin()).listening(), "subscribed to " + Administration.CHANNEL);
     }
 }
