@@ -15,9 +15,9 @@ import jakarta.inject.Inject;
 import java.util.function.Supplier;
 
 /**
- * One call's charge under a limit, for the interceptor and the JAX-RS filter alike: whose bucket (the
- * limit's key, or a {@code @RateKey} argument), which plan's policy (its {@code PlanResolver} bean),
- * what the call costs ({@code @RateCost}, else the configured cost), which outcomes count.
+ * What {@link Admissions} needs to know of a caller, for the interceptor and the JAX-RS filter alike:
+ * whose bucket (the limit's key, or a {@code @RateKey} argument) and which plan's policy (its {@code
+ * PlanResolver} bean), per limit; and a {@code @RateCost} argument as a {@link Cost}.
  */
 @ApplicationScoped
 public class Charges {

@@ -70,8 +70,8 @@ public class RateLimitFilter implements ContainerRequestFilter, ContainerRespons
         // A cost the filter cannot read (an entity) is left, with the method's limits, to the interceptor.
         Cost cost = limits.costed() ? HttpCosts.read(request, method, limits.costParameter()) : Cost.CONFIGURED;
         Tollgate tollgate = runtime.tollgate();
-        Outcome outcome =
-                new Admissions(tollgate).request(limits, cost, charges.of(tollgate, () -> caller(request), null));
+        Outcome outcome = new Admissions(tollgate)
+                .request(limits, cost, charges.of(tollgate, () -> caller(request, tollgate), null));
         if (outcome instanceof Outcome.Admitted a) {
             a.applied().forEach(name -> marks.checked(method, name));
             request.setProperty(APPLIED, a.admission());
@@ -80,11 +80,11 @@ public class RateLimitFilter implements ContainerRequestFilter, ContainerRespons
         }
     }
 
-    private CallerInfo caller(ContainerRequestContext request) {
+    private CallerInfo caller(ContainerRequestContext request, Tollgate tollgate) {
         Principal principal = request.getSecurityContext() == null
                 ? null
                 : request.getSecurityContext().getUserPrincipal();
-        return new HttpCallerInfo(servletRequest, runtime.tollgate().clientAddresses(), principal);
+        return new HttpCallerInfo(servletRequest, tollgate.clientAddresses(), principal);
     }
 
     /** Adds the fields, and gives back what a limit that does not count this outcome took (status 400+: failure). */

@@ -36,7 +36,7 @@ public final class RateLimiter {
     /** @param stores a store for each algorithm the limits use */
     public RateLimiter(
             Map<Algorithm, RateLimitStore> stores, Guard guard, DecisionListener listener, LongSupplier nanoTime) {
-        this(stores, Map.of(), null, guard, listener, nanoTime);
+        this(stores, Map.of(), null, guard, listener, nanoTime, StoreKeys.DEFAULT);
     }
 
     /**
@@ -45,19 +45,7 @@ public final class RateLimiter {
      *     stores} cannot be asked; empty when the stores are in process already
      * @param denials where denied keys are held until their retry-after, so that their calls are answered
      *     without asking the store; null: every call asks
-     */
-    public RateLimiter(
-            Map<Algorithm, RateLimitStore> stores,
-            Map<Algorithm, RateLimitStore> localStores,
-            DeniedCache denials,
-            Guard guard,
-            DecisionListener listener,
-            LongSupplier nanoTime) {
-        this(stores, localStores, denials, guard, listener, nanoTime, StoreKeys.DEFAULT);
-    }
-
-    /**
-     * As above, with the buckets' keys named by {@code keys} (under a {@code tollgate.redis.key-prefix}).
+     * @param keys how the buckets' keys are named (under a {@code tollgate.redis.key-prefix})
      */
     public RateLimiter(
             Map<Algorithm, RateLimitStore> stores,
