@@ -1,8 +1,9 @@
 package dev.tollgate.cdi;
 
 import dev.tollgate.CallerInfo;
-import dev.tollgate.CountOn;
 import dev.tollgate.PlanResolver;
+import dev.tollgate.engine.Admissions;
+import dev.tollgate.engine.Cost;
 import dev.tollgate.engine.Tollgate;
 import dev.tollgate.ratelimit.Charge;
 import dev.tollgate.ratelimit.LimitSpec;
@@ -11,11 +12,12 @@ import jakarta.enterprise.inject.Any;
 import jakarta.enterprise.inject.Instance;
 import jakarta.enterprise.inject.literal.NamedLiteral;
 import jakarta.inject.Inject;
+import java.util.function.Supplier;
 
 /**
- * One call's charge under a limit, for the interceptor and the JAX-RS filter alike: whose bucket (the
- * limit's key, or a {@code @RateKey} argument), which plan's policy (its {@code PlanResolver} bean),
- * what the call costs ({@code @RateCost}, else the configured cost), which outcomes count.
+ * What {@link Admissions} needs to know of a caller, for the interceptor and the JAX-RS filter alike:
+ * whose bucket (the limit's key, or a {@code @RateKey} argument) and which plan's policy (its {@code
+ * PlanResolver} bean), per limit; and a {@code @RateCost} argument as a {@link Cost}.
  */
 @ApplicationScoped
 public class Charges {
@@ -28,37 +30,40 @@ public class Charges {
     Instance<PlanResolver> plans;
 
     /**
-     * @param clientKey the bucket's client key, or null for the limit's {@code key} setting
-     * @param cost what the call costs, &ge; 1, or null for the configured cost
+     * The caller's charges: {@code caller} is asked once, when the first limit is charged.
+     *
+     * @param clientKey the buckets' client key, or null for each limit's {@code key} setting
      */
-    public Charge of(Tollgate tollgate, String name, CallerInfo caller, String clientKey, Long cost, CountOn countOn) {
+    public Admissions.Caller of(Tollgate tollgate, Supplier<CallerInfo> caller, String clientKey) {
+        CallerInfo[] asked = new CallerInfo[1];
+        return name -> {
+            if (asked[0] == null) {
+                asked[0] = caller.get();
+            }
+            return charge(tollgate, name, asked[0], clientKey);
+        };
+    }
+
+    private Charge charge(Tollgate tollgate, String name, CallerInfo caller, String clientKey) {
         LimitSpec limit = tollgate.limit(name);
         String key = clientKey != null ? clientKey : keys.keyFor(limit, caller);
         String plan = tollgate.settings()
                 .plans(name)
                 .map(p -> plans.select(NamedLiteral.of(p.resolver())).get().plan(caller))
                 .orElse(null);
-        Charge c = tollgate.charge(name, key, plan).counting(countOn);
-        return cost == null ? c : c.costing(cost);
+        return tollgate.charge(name, key, plan);
     }
 
-    /**
-     * A {@code @RateCost} argument as a cost: 0 (spend nothing) for a null argument, else its whole value.
-     *
-     * @throws IllegalArgumentException when it is negative or not a whole number
-     */
-    public static Long cost(Object arg) {
+    /** A {@code @RateCost} argument as a cost: 0 (spend nothing) for a null argument, else its whole value. */
+    public static Cost cost(Object arg) {
         if (arg == null) {
-            return 0L;
+            return Cost.of(0);
         }
         if (!(arg instanceof Long || arg instanceof Integer || arg instanceof Short || arg instanceof Byte)) {
-            throw new IllegalArgumentException("a @RateCost argument must be a whole number, but was a "
+            return Cost.bad("a @RateCost argument must be a whole number, but was a "
                     + arg.getClass().getName());
         }
         long v = ((Number) arg).longValue();
-        if (v < 0) {
-            throw new IllegalArgumentException("a call's cost must be >= 0, but was " + v);
-        }
-        return v;
+        return v < 0 ? Cost.bad("a call's cost must be >= 0, but was " + v) : Cost.of(v);
     }
 }

@@ -1,16 +1,15 @@
 package dev.tollgate.cdi;
 
-import dev.tollgate.CallerInfo;
-import dev.tollgate.Decision;
 import dev.tollgate.RateLimitExceededException;
 import dev.tollgate.RateLimited;
 import dev.tollgate.config.BeanMethod;
-import dev.tollgate.config.RateLimitPlans;
-import dev.tollgate.engine.Tollgate;
+import dev.tollgate.config.MethodLimits;
+import dev.tollgate.config.RateLimitedMethods;
+import dev.tollgate.engine.Admissions;
+import dev.tollgate.engine.Cost;
+import dev.tollgate.engine.Outcome;
 import dev.tollgate.ratelimit.Admission;
-import dev.tollgate.ratelimit.Charge;
 import dev.tollgate.ratelimit.Charged;
-import dev.tollgate.ratelimit.LimitSpec;
 import jakarta.annotation.Priority;
 import jakarta.enterprise.context.ContextNotActiveException;
 import jakarta.enterprise.inject.Instance;
@@ -19,11 +18,12 @@ import jakarta.interceptor.AroundInvoke;
 import jakarta.interceptor.Interceptor;
 import jakarta.interceptor.InvocationContext;
 import java.lang.reflect.Method;
-import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
 
-/** Checks a {@link RateLimited} business method's limits before it runs. */
+/**
+ * Checks a {@link RateLimited} business method's limits before it runs, through {@link Admissions}:
+ * this interceptor says who the caller is and what the call costs, and answers a refusal with an
+ * exception ({@link #admitted}).
+ */
 @RateLimited({})
 @Interceptor
 @Priority(Interceptor.Priority.LIBRARY_BEFORE + 10)
@@ -44,71 +44,65 @@ public class RateLimitInterceptor {
     @AroundInvoke
     public Object check(InvocationContext ctx) throws Exception {
         Method method = ctx.getMethod();
-        RateLimitPlans.Plan plan =
-                RateLimitPlans.of(new BeanMethod(ctx.getTarget().getClass(), method));
-        Tollgate tollgate = runtime.tollgate();
-        Long cost = plan.costParameter() < 0 ? null : Charges.cost(ctx.getParameters()[plan.costParameter()]);
-        List<Charge> toCharge = new ArrayList<>();
-        CallerInfo caller = null;
-        for (String name : cost != null && cost == 0 ? List.<String>of() : plan.limits()) {
-            if (checkedByFilter(method, name)) {
-                continue;
-            }
-            if (caller == null) {
-                caller = callers.current();
-            }
-            toCharge.add(charges.of(tollgate, name, caller, keyArgument(plan, ctx), cost, plan.countOn()));
-        }
-        if (toCharge.isEmpty()) {
+        MethodLimits limits =
+                RateLimitedMethods.of(new BeanMethod(ctx.getTarget().getClass(), method));
+        Object[] args = ctx.getParameters();
+        Cost cost = limits.costed() ? Charges.cost(args[limits.costParameter()]) : Cost.CONFIGURED;
+        Admissions.Caller caller = charges.of(runtime.tollgate(), callers::current, keyArgument(limits, args));
+        Outcome outcome =
+                new Admissions(runtime.tollgate()).call(limits, cost, caller, name -> checkedByFilter(method, name));
+        if (outcome instanceof Outcome.Free) {
             return ctx.proceed();
         }
-        Admission admission = tollgate.limiter().admit(toCharge, plan.waits() ? plan.maxWait() : Duration.ZERO);
-        if (!admission.allowed()) {
-            Charged denied = admission.denied().orElseThrow();
-            throw new RateLimitExceededException(
-                    denied.charge().policy(),
-                    denied.decision(),
-                    denied.charge().cost(),
-                    denied.charge().largestCost());
-        }
-        admission.longestWait().ifPresent(w -> waitFor(w.charge().limit(), w.delay(), tollgate));
+        Admission admission = admitted(outcome);
         boolean failed = false;
         try {
             return ctx.proceed();
         } catch (Exception e) {
-            failed = plan.fails(e);
+            failed = limits.fails(e);
             throw e;
         } catch (Error e) {
-            failed = plan.fails(e);
+            failed = limits.fails(e);
             throw e;
         } finally {
             admission.settle(failed);
         }
     }
 
-    /** Sleeps until the reserved tokens are there; an interrupted waiter is refused, its tokens spent. */
-    private static void waitFor(LimitSpec limit, Duration wait, Tollgate tollgate) {
-        long start = System.nanoTime();
-        try {
-            tollgate.sleeper().sleep(wait);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            Duration left = wait.minusNanos(System.nanoTime() - start);
-            throw new RateLimitExceededException(
-                    limit.policy(),
-                    new Decision(false, 0, left.isNegative() ? Duration.ZERO : left, Duration.ZERO, false));
+    /**
+     * The admission of an admitted call; any other outcome as the exception a business method's caller
+     * gets: a denial or an interrupted wait as {@link RateLimitExceededException} (which a JAX-RS
+     * resource answers as the filter does), a key too long as it is, a bad cost as an {@link
+     * IllegalArgumentException}.
+     */
+    public static Admission admitted(Outcome outcome) {
+        if (outcome instanceof Outcome.Admitted a) {
+            return a.admission();
         }
+        if (outcome instanceof Outcome.Denied d) {
+            Charged c = d.denied();
+            throw new RateLimitExceededException(
+                    c.charge().policy(),
+                    c.decision(),
+                    c.charge().cost(),
+                    c.charge().largestCost());
+        }
+        if (outcome instanceof Outcome.Interrupted i) {
+            throw new RateLimitExceededException(i.policy(), i.decision());
+        }
+        if (outcome instanceof Outcome.KeyTooLong k) {
+            throw k.exception();
+        }
+        if (outcome instanceof Outcome.BadCost b) {
+            throw new IllegalArgumentException(b.problem());
+        }
+        throw new IllegalArgumentException("no admission: " + outcome);
     }
 
     /** The {@code @RateKey} argument, or null: the limit's {@code key} setting decides. */
-    private static String keyArgument(RateLimitPlans.Plan plan, InvocationContext ctx) {
-        if (plan.keyParameter() >= 0) {
-            Object arg = ctx.getParameters()[plan.keyParameter()];
-            if (arg != null) {
-                return arg.toString();
-            }
-        }
-        return null;
+    private static String keyArgument(MethodLimits limits, Object[] args) {
+        Object arg = limits.keyParameter() >= 0 ? args[limits.keyParameter()] : null;
+        return arg == null ? null : arg.toString();
     }
 
     private boolean checkedByFilter(Method method, String limit) {

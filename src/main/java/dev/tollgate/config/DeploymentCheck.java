@@ -109,7 +109,7 @@ public final class DeploymentCheck {
         SettingsReader.Reading settings = SettingsReader.check(properties, file);
         List<String> problems = new ArrayList<>(settings.problems());
         for (Class<?> type : beanClasses) {
-            RateLimitPlans.usages(type)
+            RateLimitedMethods.usages(type)
                     .forEach((where, names) -> problems.addAll(unknownLimits(settings, where, names)));
         }
         boolean allowWait = settings.settings().map(t -> t.http().allowWait()).orElse(false);
@@ -166,9 +166,9 @@ public final class DeploymentCheck {
 
     /** What is wrong with a method's {@code maxWait}: not a duration, a limit that cannot owe, a request thread. */
     private static List<String> waitProblems(SettingsReader.Reading settings, BeanMethod m, boolean allowWait) {
-        RateLimitPlans.Plan plan;
+        MethodLimits plan;
         try {
-            plan = RateLimitPlans.of(m);
+            plan = RateLimitedMethods.of(m);
         } catch (TollgateConfigException e) {
             return List.of(e.getMessage());
         }
@@ -204,7 +204,7 @@ public final class DeploymentCheck {
     private static List<String> costProblems(BeanMethod m) {
         int i;
         try {
-            i = RateLimitPlans.of(m).costParameter();
+            i = RateLimitedMethods.of(m).costParameter();
         } catch (TollgateConfigException e) {
             return List.of();
         }

@@ -1,7 +1,7 @@
 /**
  * Configuration: reading and validating {@code tollgate.*} properties into typed settings ({@link
  * dev.tollgate.config.SettingsReader}, {@link dev.tollgate.config.TollgateSettings}), the one reader of
- * each annotation ({@link dev.tollgate.config.RateLimitPlans}, {@link dev.tollgate.config.LockSpecs}) and
+ * each annotation ({@link dev.tollgate.config.RateLimitedMethods}, {@link dev.tollgate.config.LockSpecs}) and
  * the deployment check that reports every problem together ({@link dev.tollgate.config.DeploymentCheck}).
  *
  * <p>Uses the API and the plain packages below it ({@code core}, {@code http}, {@code redis}, {@code

@@ -1,5 +1,6 @@
 package dev.tollgate.jaxrs;
 
+import dev.tollgate.engine.Cost;
 import jakarta.ws.rs.DefaultValue;
 import jakarta.ws.rs.HeaderParam;
 import jakarta.ws.rs.PathParam;
@@ -7,7 +8,6 @@ import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.container.ContainerRequestContext;
 import java.lang.annotation.Annotation;
 import java.lang.reflect.Method;
-import java.util.Optional;
 
 /**
  * A request's cost from a resource method's {@code @RateCost} parameter, read before the method runs:
@@ -18,21 +18,11 @@ final class HttpCosts {
 
     private HttpCosts() {}
 
-    /** The request did not give a whole number &ge; 0 where the cost is read. */
-    static final class BadCost extends RuntimeException {
-        private static final long serialVersionUID = 1L;
-
-        BadCost(String message) {
-            super(message);
-        }
-    }
-
     /**
-     * The cost, or empty when the parameter is not one the filter can read.
-     *
-     * @throws BadCost when the value is not a whole number &ge; 0
+     * The cost; {@link Cost#UNREAD} when the parameter is not one the filter can read, {@link Cost#bad}
+     * when the value is not a whole number &ge; 0.
      */
-    static Optional<Long> read(ContainerRequestContext request, Method method, int parameter) {
+    static Cost read(ContainerRequestContext request, Method method, int parameter) {
         Annotation[] annotations = method.getParameterAnnotations()[parameter];
         String fallback = null;
         String value = null;
@@ -52,22 +42,22 @@ final class HttpCosts {
             }
         }
         if (where == null) {
-            return Optional.empty();
+            return Cost.UNREAD;
         }
         String text = value != null ? value : fallback;
         if (text == null) {
-            return Optional.of(0L);
+            return Cost.of(0);
         }
         try {
             long cost = Long.parseLong(text.trim());
             if (cost >= 0) {
-                return Optional.of(cost);
+                return Cost.of(cost);
             }
         } catch (NumberFormatException e) {
             // reported below
         }
         String shown = text.length() > 32 ? text.substring(0, 32) + "..." : text;
-        throw new BadCost(
+        return Cost.bad(
                 "The " + where + " is what this request costs: expected a whole number >= 0, but was '" + shown + "'");
     }
 }

@@ -1,19 +1,19 @@
 package dev.tollgate.jaxrs;
 
 import dev.tollgate.CallerInfo;
-import dev.tollgate.ClientKeyTooLongException;
-import dev.tollgate.CountOn;
 import dev.tollgate.RateLimited;
 import dev.tollgate.cdi.Charges;
 import dev.tollgate.cdi.FilterMarks;
 import dev.tollgate.cdi.HttpCallerInfo;
 import dev.tollgate.cdi.TollgateRuntime;
 import dev.tollgate.config.BeanMethod;
-import dev.tollgate.config.RateLimitPlans;
+import dev.tollgate.config.MethodLimits;
+import dev.tollgate.config.RateLimitedMethods;
+import dev.tollgate.engine.Admissions;
+import dev.tollgate.engine.Cost;
+import dev.tollgate.engine.Outcome;
 import dev.tollgate.engine.Tollgate;
 import dev.tollgate.ratelimit.Admission;
-import dev.tollgate.ratelimit.Charge;
-import dev.tollgate.ratelimit.KeySpec;
 import jakarta.annotation.Priority;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
@@ -25,17 +25,15 @@ import jakarta.ws.rs.container.ContainerResponseContext;
 import jakarta.ws.rs.container.ContainerResponseFilter;
 import jakarta.ws.rs.container.ResourceInfo;
 import jakarta.ws.rs.core.Context;
-import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.ext.Provider;
 import java.lang.reflect.Method;
 import java.security.Principal;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Optional;
 
 /**
  * Applies {@code tollgate.http.limits} to every request and {@link RateLimited} on the matched resource
- * method (or its class) before the resource runs: a denied request gets a 429 with {@code Retry-After},
+ * method (or its class) before the resource runs, through {@link Admissions}: this filter says who the
+ * caller is and what the request costs, and answers a refusal ({@link RateLimitResponses#refusal}). A
+ * denied request gets a 429 with {@code Retry-After},
  * {@code RateLimit}, {@code RateLimit-Policy} and a problem body; an allowed one carries the two fields.
  * A client key too long for a bucket is refused before any limit is spent: {@code 431} when it is a
  * header's value, else {@code 400} ({@link ClientKeyTooLongMapper}). Runs after authentication, so {@code
@@ -66,67 +64,27 @@ public class RateLimitFilter implements ContainerRequestFilter, ContainerRespons
     @Override
     public void filter(ContainerRequestContext request) {
         Method method = resource.getResourceMethod();
-        Tollgate tollgate = runtime.tollgate();
-        List<String> global = tollgate.settings().http().globalLimits();
-        RateLimitPlans.Plan plan = method == null
-                ? new RateLimitPlans.Plan(List.of(), -1)
-                : RateLimitPlans.of(new BeanMethod(resource.getResourceClass(), method));
-        if (global.isEmpty() && plan.limits().isEmpty()) {
-            return;
-        }
-        Optional<Long> cost;
-        try {
-            cost = plan.costParameter() < 0 ? Optional.empty() : HttpCosts.read(request, method, plan.costParameter());
-        } catch (HttpCosts.BadCost e) {
-            request.abortWith(RateLimitResponses.badRequest(e.getMessage()));
-            return;
-        }
+        MethodLimits limits = method == null
+                ? MethodLimits.NONE
+                : RateLimitedMethods.of(new BeanMethod(resource.getResourceClass(), method));
         // A cost the filter cannot read (an entity) is left, with the method's limits, to the interceptor.
-        boolean methodLimits = plan.costParameter() < 0 || cost.isPresent();
+        Cost cost = limits.costed() ? HttpCosts.read(request, method, limits.costParameter()) : Cost.CONFIGURED;
+        Tollgate tollgate = runtime.tollgate();
+        Outcome outcome = new Admissions(tollgate)
+                .request(limits, cost, charges.of(tollgate, () -> caller(request, tollgate), null));
+        if (outcome instanceof Outcome.Admitted a) {
+            a.applied().forEach(name -> marks.checked(method, name));
+            request.setProperty(APPLIED, a.admission());
+        } else if (!(outcome instanceof Outcome.Free)) {
+            request.abortWith(RateLimitResponses.refusal(outcome));
+        }
+    }
+
+    private CallerInfo caller(ContainerRequestContext request, Tollgate tollgate) {
         Principal principal = request.getSecurityContext() == null
                 ? null
                 : request.getSecurityContext().getUserPrincipal();
-        CallerInfo caller = new HttpCallerInfo(servletRequest, tollgate.clientAddresses(), principal);
-        List<Charge> toCharge = new ArrayList<>();
-        for (String name : global) {
-            if (!methodLimits || !plan.limits().contains(name)) {
-                toCharge.add(charges.of(tollgate, name, caller, null, null, CountOn.ALWAYS));
-            }
-        }
-        if (methodLimits && cost.orElse(1L) > 0) {
-            for (String name : plan.limits()) {
-                toCharge.add(charges.of(tollgate, name, caller, null, cost.orElse(null), plan.countOn()));
-            }
-        }
-        // A request thread waits only where the deployment allowed it (tollgate.http.allow-wait).
-        boolean mayWait = plan.waits() && tollgate.settings().http().allowWait();
-        Admission admission;
-        try {
-            admission = tollgate.limiter().admit(toCharge, mayWait ? plan.maxWait() : java.time.Duration.ZERO);
-        } catch (ClientKeyTooLongException e) {
-            boolean header = tollgate.settings()
-                    .limit(e.limitName())
-                    .map(l -> l.key() instanceof KeySpec.Header)
-                    .orElse(false);
-            request.abortWith(ClientKeyTooLongMapper.of(e, header));
-            return;
-        }
-        if (!admission.allowed()) {
-            request.abortWith(RateLimitResponses.rejected(RateLimitResponses.of(admission)));
-            return;
-        }
-        if (methodLimits && method != null) {
-            plan.limits().forEach(name -> marks.checked(method, name));
-        }
-        try {
-            tollgate.sleeper().sleep(admission.delay());
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            request.abortWith(
-                    Response.status(Response.Status.SERVICE_UNAVAILABLE).build());
-            return;
-        }
-        request.setProperty(APPLIED, admission);
+        return new HttpCallerInfo(servletRequest, tollgate.clientAddresses(), principal);
     }
 
     /** Adds the fields, and gives back what a limit that does not count this outcome took (status 400+: failure). */

@@ -3,6 +3,7 @@ package dev.tollgate.jaxrs;
 import dev.tollgate.Decision;
 import dev.tollgate.LimitPolicy;
 import dev.tollgate.RateLimitExceededException;
+import dev.tollgate.engine.Outcome;
 import dev.tollgate.ratelimit.Admission;
 import dev.tollgate.ratelimit.Charged;
 import jakarta.ws.rs.core.MultivaluedMap;
@@ -74,6 +75,30 @@ public final class RateLimitResponses {
                 new Decision(true, left, d.retryAfter(), d.resetAfter(), false),
                 c.charge().cost(),
                 c.charge().largestCost());
+    }
+
+    /**
+     * The answer to a request the admission refused, as the interceptor's exception gets it from the
+     * mappers: a denial or an interrupted wait as {@link #rejected} (an interrupted wait is a {@code
+     * 503}: the server could not serve the call now), a key too long as {@link ClientKeyTooLongMapper}, a
+     * bad cost as {@link #badRequest}.
+     *
+     * @throws IllegalArgumentException when {@code outcome} admits the request
+     */
+    public static Response refusal(Outcome outcome) {
+        if (outcome instanceof Outcome.Denied d) {
+            return rejected(of(d.admission()));
+        }
+        if (outcome instanceof Outcome.Interrupted i) {
+            return rejected(List.of(new Applied(i.policy(), i.decision())));
+        }
+        if (outcome instanceof Outcome.KeyTooLong k) {
+            return ClientKeyTooLongMapper.of(k.exception(), k.header());
+        }
+        if (outcome instanceof Outcome.BadCost b) {
+            return badRequest(b.problem());
+        }
+        throw new IllegalArgumentException("not a refusal: " + outcome);
     }
 
     /** {@code "name";q=capacity;w=seconds}, one item per limit; {@code w} is left out for a quota that never refills. */

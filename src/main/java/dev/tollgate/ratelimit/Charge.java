@@ -65,6 +65,11 @@ public record Charge(LimitSpec limit, LimitPolicy policy, String plan, String cl
         return cost > largestCost();
     }
 
+    /** Whether the call is spent under the limit's own policy and cost. */
+    boolean own() {
+        return plan == null && cost == limit.policy().cost();
+    }
+
     /** The policy the store spends under: the chosen policy at this call's cost. */
     LimitPolicy spentPolicy() {
         return cost == policy.cost() ? policy : policy.withCost(cost);

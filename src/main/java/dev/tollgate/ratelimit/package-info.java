@@ -1,11 +1,11 @@
 /**
  * The decision core: {@link dev.tollgate.ratelimit.RateLimiter} (a limit and a client key in, a decision
- * out), configured limits ({@link dev.tollgate.ratelimit.LimitSpec}, {@link
- * dev.tollgate.ratelimit.KeySpec}, {@link dev.tollgate.ratelimit.Algorithm}), store keys ({@link
- * dev.tollgate.ratelimit.StoreKeys}: the client key hashed under the limit's name) and the stores, one
- * for Redis and one in process, each with a factory per algorithm; an operator's per-client rules in
- * Redis ({@link dev.tollgate.ratelimit.RedisClientRules}: overrides and blocks, read by every decision
- * script).
+ * out, every decision through one chain of {@code Stage}s), configured limits ({@link
+ * dev.tollgate.ratelimit.LimitSpec}, {@link dev.tollgate.ratelimit.KeySpec}, {@link
+ * dev.tollgate.ratelimit.Algorithm}), store keys ({@link dev.tollgate.ratelimit.StoreKeys}: the client key
+ * hashed under the limit's name) and the stores, one for Redis and one in process, each with a factory
+ * per algorithm; an operator's per-client rules in Redis ({@link dev.tollgate.ratelimit.RedisClientRules}:
+ * overrides and blocks, read by every decision script).
  *
  * <p>Uses the API, {@code core} and {@code redis}. Internal.
  */

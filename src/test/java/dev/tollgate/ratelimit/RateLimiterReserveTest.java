@@ -63,6 +63,28 @@ class RateLimiterReserveTest {
         assertEquals(List.of("allowed", "allowed", "wait 500"), heard);
     }
 
+    /**
+     * A held denial answers only a call that does not wait: one that may wait past the retry-after asks
+     * the store, and is admitted by reserving its tokens.
+     */
+    @Test
+    void aHeldDenialDoesNotAnswerACallThatMayWait() {
+        RateLimiter limiter = new RateLimiter(
+                Map.of(Algorithm.TOKEN_BUCKET, InProcessRateLimitStore.tokenBucket(clock)),
+                Map.of(),
+                DeniedCache.of(10, () -> 0),
+                Guard.DIRECT,
+                listener,
+                () -> 0,
+                StoreKeys.DEFAULT);
+        assertTrue(limiter.check(limit(true), "*").allowed());
+        assertFalse(limiter.check(limit(true), "*").allowed(), "denied for 500 ms, and held");
+        assertFalse(limiter.check(limit(true), "*").allowed(), "the held denial");
+        Admission waited = limiter.admit(List.of(Charge.of(limit(true), "*")), Duration.ofSeconds(3));
+        assertTrue(waited.allowed(), "reserved, not the held denial: " + waited.decision(0));
+        assertEquals(Duration.ofMillis(500), waited.delay());
+    }
+
     @Test
     void storeDownGivesTheDegradedDecisionAtOnce() {
         Reservation open = limiter(DOWN).reserve(limit(true), "*", Duration.ofSeconds(3));

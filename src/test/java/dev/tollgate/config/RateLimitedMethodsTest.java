@@ -8,7 +8,7 @@ import java.lang.reflect.Method;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-class RateLimitPlansTest {
+class RateLimitedMethodsTest {
 
     abstract static class Mailer {
         public void send(String to, @RateKey String tenant) {}
@@ -28,34 +28,35 @@ class RateLimitPlansTest {
     @Test
     void siblingsInheritingOneMethodEachGetTheirOwnTypesLimits() throws Exception {
         Method send = Mailer.class.getMethod("send", String.class, String.class);
-        assertEquals(List.of("free-tier"), plan(FreeMailer.class, send).limits());
-        assertEquals(List.of("paid-tier"), plan(PaidMailer.class, send).limits(), "not the first sibling's plan");
-        assertEquals(List.of(), plan(Unlimited.class, send).limits());
+        assertEquals(List.of("free-tier"), limitsOf(FreeMailer.class, send).limits());
+        assertEquals(List.of("paid-tier"), limitsOf(PaidMailer.class, send).limits(), "not the first sibling's plan");
+        assertEquals(List.of(), limitsOf(Unlimited.class, send).limits());
     }
 
     @Test
     void methodAnnotationReplacesTheTypes() throws Exception {
         assertEquals(
                 List.of("bulk"),
-                plan(FreeMailer.class, Mailer.class.getMethod("sendAll")).limits());
+                limitsOf(FreeMailer.class, Mailer.class.getMethod("sendAll")).limits());
     }
 
     @Test
     void rateKeyParameterIsFound() throws Exception {
         Method send = Mailer.class.getMethod("send", String.class, String.class);
-        assertEquals(1, plan(FreeMailer.class, send).keyParameter());
+        assertEquals(1, limitsOf(FreeMailer.class, send).keyParameter());
         assertEquals(
-                -1, plan(FreeMailer.class, Mailer.class.getMethod("sendAll")).keyParameter());
+                -1,
+                limitsOf(FreeMailer.class, Mailer.class.getMethod("sendAll")).keyParameter());
     }
 
     @Test
     void usagesNameTheTypeAndEachAnnotatedMethod() {
         assertEquals(
                 List.of(FreeMailer.class.getName(), FreeMailer.class.getName() + "#sendAll"),
-                List.copyOf(RateLimitPlans.usages(FreeMailer.class).keySet()));
+                List.copyOf(RateLimitedMethods.usages(FreeMailer.class).keySet()));
     }
 
-    private static RateLimitPlans.Plan plan(Class<?> bean, Method method) {
-        return RateLimitPlans.of(new BeanMethod(bean, method));
+    private static MethodLimits limitsOf(Class<?> bean, Method method) {
+        return RateLimitedMethods.of(new BeanMethod(bean, method));
     }
 }

@@ -20,68 +20,22 @@ import java.util.concurrent.ConcurrentHashMap;
  * the JAX-RS filter alike: the method's annotation over its bean class's, read once per {@link
  * BeanMethod}.
  */
-public final class RateLimitPlans {
+public final class RateLimitedMethods {
 
-    private static final Map<BeanMethod, Plan> PLANS = new ConcurrentHashMap<>();
+    private static final Map<BeanMethod, MethodLimits> READ = new ConcurrentHashMap<>();
 
-    private RateLimitPlans() {}
-
-    /**
-     * What to check before one method runs.
-     *
-     * @param limits the limits, in order; empty when the method is not limited
-     * @param keyParameter the index of the {@link RateKey} parameter, or -1
-     * @param maxWait how long a call may wait for its tokens ({@link RateLimited#maxWait()}); zero: not at all
-     * @param costParameter the index of the {@link RateCost} parameter, or -1
-     * @param countOn which outcomes stay counted ({@link RateLimited#countOn()})
-     * @param failOn the exceptions that make a call a failure ({@link RateLimited#failOn()})
-     */
-    public record Plan(
-            List<String> limits,
-            int keyParameter,
-            Duration maxWait,
-            int costParameter,
-            CountOn countOn,
-            List<Class<? extends Throwable>> failOn) {
-        public Plan {
-            limits = List.copyOf(limits);
-            failOn = List.copyOf(failOn);
-            if (maxWait == null || maxWait.isNegative()) {
-                throw new IllegalArgumentException("maxWait must be >= 0, but was " + maxWait);
-            }
-        }
-
-        /** A plan that waits up to {@code maxWait}, at the configured cost, counting every call. */
-        public Plan(List<String> limits, int keyParameter, Duration maxWait) {
-            this(limits, keyParameter, maxWait, -1, CountOn.ALWAYS, List.of(Throwable.class));
-        }
-
-        /** A plan that does not wait. */
-        public Plan(List<String> limits, int keyParameter) {
-            this(limits, keyParameter, Duration.ZERO);
-        }
-
-        /** Whether {@code t} makes the call a failure. */
-        public boolean fails(Throwable t) {
-            return failOn.stream().anyMatch(c -> c.isInstance(t));
-        }
-
-        /** Whether a call may wait for its tokens. */
-        public boolean waits() {
-            return !maxWait.isZero();
-        }
-    }
+    private RateLimitedMethods() {}
 
     /**
-     * The plan of {@code method} as {@code beanClass} has it.
+     * The limits of {@code method} as {@code beanClass} has it.
      *
      * @throws TollgateConfigException when its {@code maxWait} is not a duration &ge; 0 (found at deployment)
      */
-    public static Plan of(BeanMethod method) {
-        return PLANS.computeIfAbsent(method, RateLimitPlans::read);
+    public static MethodLimits of(BeanMethod method) {
+        return READ.computeIfAbsent(method, RateLimitedMethods::read);
     }
 
-    private static Plan read(BeanMethod m) {
+    private static MethodLimits read(BeanMethod m) {
         List<String> limits =
                 m.binding(RateLimited.class).map(r -> List.of(r.value())).orElse(List.of());
         int keyParameter = -1;
@@ -97,7 +51,7 @@ public final class RateLimitPlans {
             }
         }
         Optional<RateLimited> r = m.binding(RateLimited.class);
-        return new Plan(
+        return new MethodLimits(
                 limits,
                 keyParameter,
                 maxWait(m),
