@@ -2,9 +2,9 @@ package dev.tollgate.concurrency;
 
 import dev.tollgate.core.StoreUnavailableException;
 import dev.tollgate.redis.LuaScript;
-import dev.tollgate.redis.RedisLink;
+import dev.tollgate.redis.RedisCommands;
+import dev.tollgate.redis.RedisException;
 import java.util.List;
-import redis.clients.jedis.exceptions.JedisException;
 
 /**
  * Leases in Redis: one sorted set per store key (lease id scored by its expiry in Redis {@code TIME}
@@ -16,14 +16,14 @@ public final class RedisConcurrencyStore implements ConcurrencyStore {
     private static final LuaScript RENEW = LuaScript.named("concurrency-renew");
     private static final LuaScript RELEASE = LuaScript.named("concurrency-release");
 
-    private final RedisLink redis;
+    private final RedisCommands redis;
 
-    private RedisConcurrencyStore(RedisLink redis) {
+    private RedisConcurrencyStore(RedisCommands redis) {
         this.redis = redis;
     }
 
     /** Leases on a client the caller keeps and closes. */
-    public static RedisConcurrencyStore using(RedisLink redis) {
+    public static RedisConcurrencyStore using(RedisCommands redis) {
         return new RedisConcurrencyStore(redis);
     }
 
@@ -50,7 +50,7 @@ public final class RedisConcurrencyStore implements ConcurrencyStore {
     private Object eval(LuaScript script, String limit, String storeKey, List<String> args) {
         try {
             return redis.eval(script, List.of(storeKey), args);
-        } catch (JedisException e) {
+        } catch (RedisException e) {
             throw new StoreUnavailableException("Redis did not answer for concurrency limit '" + limit + "'", e);
         }
     }

@@ -50,7 +50,7 @@ public final class RedisCounters implements Counters {
     public long get(String name) {
         String key = CounterNames.key(prefix, name);
         String v = redis.call(
-                "read counter '" + name + "'", key, () -> redis.link().jedis().get(key));
+                "read counter '" + name + "'", key, () -> redis.link().get(key));
         return v == null ? 0 : Long.parseLong(v);
     }
 }

@@ -99,7 +99,7 @@ final class Administration implements RateLimitAdmin, AutoCloseable {
         limiter.forgetDenials(storeKey);
         if (redis != null) {
             try {
-                guard.call(storeKey, () -> redis.jedis().publish(channel, FORGET + storeKey));
+                guard.call(storeKey, () -> redis.publish(channel, FORGET + storeKey));
             } catch (StoreUnavailableException e) {
                 throw new StoreUnavailableException(
                         done + " in Redis, but telling the other servers failed (each holds its denial of the"

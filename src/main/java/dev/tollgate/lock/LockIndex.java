@@ -4,12 +4,12 @@ import dev.tollgate.core.StoreUnavailableException;
 import dev.tollgate.redis.GuardedRedis;
 import dev.tollgate.redis.KeyPrefix;
 import dev.tollgate.redis.LuaScript;
+import dev.tollgate.redis.RedisCommands;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.logging.Logger;
-import redis.clients.jedis.resps.Tuple;
 
 /**
  * The names of the locks taken lately, beside the locks in Redis ({@link LockNames#indexKey}): what an
@@ -58,10 +58,10 @@ final class LockIndex {
 
     /** The names in the index, the latest taken first, each with the fencing token it was recorded with. */
     Map<String, Long> names() {
-        List<Tuple> read =
-                redis.call("list the locks", key, () -> redis.link().jedis().zrevrangeWithScores(key, 0, KEPT - 1));
+        List<RedisCommands.Scored> read =
+                redis.call("list the locks", key, () -> redis.link().zrevrangeWithScores(key, 0, KEPT - 1));
         Map<String, Long> names = new LinkedHashMap<>();
-        read.forEach(t -> names.put(t.getElement(), (long) t.getScore()));
+        read.forEach(t -> names.put(t.member(), (long) t.score()));
         return names;
     }
 

@@ -7,6 +7,7 @@ import dev.tollgate.core.StoreUnavailableException;
 import dev.tollgate.redis.GuardedRedis;
 import dev.tollgate.redis.KeyPrefix;
 import dev.tollgate.redis.LuaScript;
+import dev.tollgate.redis.RedisException;
 import dev.tollgate.redis.RedisLink;
 import dev.tollgate.redis.Subscription;
 import java.time.Duration;
@@ -19,8 +20,6 @@ import java.util.Optional;
 import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.logging.Logger;
-import redis.clients.jedis.exceptions.JedisConnectionException;
-import redis.clients.jedis.exceptions.JedisException;
 
 /**
  * Locks in Redis: the lock's key set with its expiry if absent, and the next fencing token (above the
@@ -177,9 +176,10 @@ public final class RedisDistributedLock implements DistributedLock, LockAdmin {
         List<String> infos;
         try {
             infos = redis.link().info("memory");
-        } catch (JedisConnectionException e) {
-            return; // asked again by the next acquisition
-        } catch (JedisException e) {
+        } catch (RedisException e) {
+            if (e.connectionFailed()) {
+                return; // asked again by the next acquisition
+            }
             if (evictionChecked.compareAndSet(false, true)) {
                 LOG.fine(() -> "Tollgate: could not read Redis's maxmemory-policy (" + e.getMessage()
                         + "); locks need noeviction");

@@ -4,12 +4,12 @@ import dev.tollgate.ClientOverride;
 import dev.tollgate.ClientRules;
 import dev.tollgate.core.StoreUnavailableException;
 import dev.tollgate.redis.LuaScript;
-import dev.tollgate.redis.RedisLink;
+import dev.tollgate.redis.RedisCommands;
+import dev.tollgate.redis.RedisException;
 import java.time.Duration;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.Optional;
-import redis.clients.jedis.exceptions.JedisException;
 
 /**
  * The operator's rules for one client of a limit, in Redis beside its bucket ({@link StoreKeys#rules}):
@@ -20,9 +20,9 @@ public final class RedisClientRules {
 
     private static final LuaScript RULES = LuaScript.named("operator-rules");
 
-    private final RedisLink redis;
+    private final RedisCommands redis;
 
-    public RedisClientRules(RedisLink redis) {
+    public RedisClientRules(RedisCommands redis) {
         this.redis = redis;
     }
 
@@ -64,7 +64,7 @@ public final class RedisClientRules {
         List<?> r;
         try {
             r = (List<?>) redis.eval(RULES, List.of(StoreKeys.rules(storeKey)), List.of(args));
-        } catch (JedisException e) {
+        } catch (RedisException e) {
             throw new StoreUnavailableException("Redis did not answer an operator's " + args[0], e);
         }
         long overrideLeft = (Long) r.get(2);

@@ -5,6 +5,8 @@ import dev.tollgate.LimitPolicy;
 import dev.tollgate.core.StoreUnavailableException;
 import dev.tollgate.redis.LuaScript;
 import dev.tollgate.redis.RedisClients;
+import dev.tollgate.redis.RedisCommands;
+import dev.tollgate.redis.RedisException;
 import dev.tollgate.redis.RedisFailures;
 import dev.tollgate.redis.RedisLink;
 import dev.tollgate.redis.RedisSettings;
@@ -12,7 +14,6 @@ import java.time.Duration;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
-import redis.clients.jedis.exceptions.JedisException;
 
 /**
  * Limits in Redis: one {@code EVALSHA} of the algorithm's script ({@code token-bucket.lua}, {@code
@@ -44,8 +45,10 @@ public final class RedisRateLimitStore implements RateLimitStore {
         }
     }
 
-    private final RedisLink redis;
-    private final boolean ownsClient;
+    private final RedisCommands redis;
+    /** The client this store built and closes; null when the caller keeps it. */
+    private final RedisLink owned;
+
     private final Algorithm algorithm;
 
     /** The arguments of the policy last decided for: one limit's checks reuse them instead of formatting four numbers. */
@@ -53,35 +56,36 @@ public final class RedisRateLimitStore implements RateLimitStore {
 
     private record PolicyArgs(LimitPolicy policy, List<String> args) {}
 
-    private RedisRateLimitStore(RedisLink redis, boolean ownsClient, Algorithm algorithm) {
+    private RedisRateLimitStore(RedisCommands redis, RedisLink owned, Algorithm algorithm) {
         this.redis = redis;
-        this.ownsClient = ownsClient;
+        this.owned = owned;
         this.algorithm = algorithm;
     }
 
     /** Token buckets on a client the caller keeps and closes. */
-    public static RedisRateLimitStore tokenBucket(RedisLink redis) {
+    public static RedisRateLimitStore tokenBucket(RedisCommands redis) {
         return using(Algorithm.TOKEN_BUCKET, redis);
     }
 
     /** Fixed windows on a client the caller keeps and closes. */
-    public static RedisRateLimitStore fixedWindow(RedisLink redis) {
+    public static RedisRateLimitStore fixedWindow(RedisCommands redis) {
         return using(Algorithm.FIXED_WINDOW, redis);
     }
 
     /** Sliding window logs on a client the caller keeps and closes. */
-    public static RedisRateLimitStore slidingWindow(RedisLink redis) {
+    public static RedisRateLimitStore slidingWindow(RedisCommands redis) {
         return using(Algorithm.SLIDING_WINDOW, redis);
     }
 
     /** {@code algorithm}'s store on a client the caller keeps and closes. */
-    public static RedisRateLimitStore using(Algorithm algorithm, RedisLink redis) {
-        return new RedisRateLimitStore(redis, false, algorithm);
+    public static RedisRateLimitStore using(Algorithm algorithm, RedisCommands redis) {
+        return new RedisRateLimitStore(redis, null, algorithm);
     }
 
     /** {@code algorithm}'s store on its own client, closed with the store. */
     public static RedisRateLimitStore connect(Algorithm algorithm, RedisSettings settings) {
-        return new RedisRateLimitStore(RedisClients.create(settings), true, algorithm);
+        RedisLink link = RedisClients.create(settings);
+        return new RedisRateLimitStore(link, link, algorithm);
     }
 
     /** The script {@code algorithm} runs, for tests and tools that inspect Redis. */
@@ -99,7 +103,7 @@ public final class RedisRateLimitStore implements RateLimitStore {
         Object reply;
         try {
             reply = redis.eval(SCRIPTS.get(algorithm), keys(storeKey), args(policy));
-        } catch (JedisException e) {
+        } catch (RedisException e) {
             throw failed("Redis did not decide for limit '" + policy.name() + "'", e);
         }
         List<?> r = (List<?>) reply;
@@ -114,7 +118,7 @@ public final class RedisRateLimitStore implements RateLimitStore {
                 : List.of(Long.toString(mark), Long.toString(policy.cost()));
         try {
             redis.eval(REFUNDS.get(algorithm), keys(storeKey), args);
-        } catch (JedisException e) {
+        } catch (RedisException e) {
             throw failed("Redis did not give back for limit '" + policy.name() + "'", e);
         }
     }
@@ -129,7 +133,7 @@ public final class RedisRateLimitStore implements RateLimitStore {
         Object reply;
         try {
             reply = redis.eval(RESERVE, keys(storeKey), args);
-        } catch (JedisException e) {
+        } catch (RedisException e) {
             throw failed("Redis did not decide for limit '" + policy.name() + "'", e);
         }
         List<?> r = (List<?>) reply;
@@ -147,7 +151,7 @@ public final class RedisRateLimitStore implements RateLimitStore {
         Object reply;
         try {
             reply = redis.eval(PEEK, keys(storeKey), args);
-        } catch (JedisException e) {
+        } catch (RedisException e) {
             throw new StoreUnavailableException("Redis did not answer a peek at limit '" + p.name() + "'", e);
         }
         List<?> r = (List<?>) reply;
@@ -165,7 +169,7 @@ public final class RedisRateLimitStore implements RateLimitStore {
                 Long.toString(tokens));
         try {
             return (Long) redis.eval(CREDIT, keys(storeKey), args);
-        } catch (JedisException e) {
+        } catch (RedisException e) {
             throw new StoreUnavailableException("Redis did not credit limit '" + p.name() + "'", e);
         }
     }
@@ -182,8 +186,8 @@ public final class RedisRateLimitStore implements RateLimitStore {
     @Override
     public boolean forget(String storeKey) {
         try {
-            return redis.jedis().del(storeKey) > 0;
-        } catch (JedisException e) {
+            return redis.del(storeKey);
+        } catch (RedisException e) {
             throw new StoreUnavailableException("Redis did not forget a bucket", e);
         }
     }
@@ -209,7 +213,7 @@ public final class RedisRateLimitStore implements RateLimitStore {
      * arguments ({@link RedisFailures#argumentsRefused}: a bug, the call is denied), else {@link
      * StoreUnavailableException}, classified by the guard.
      */
-    private static StoreUnavailableException failed(String message, JedisException e) {
+    private static StoreUnavailableException failed(String message, RedisException e) {
         return RedisFailures.argumentsRefused(e)
                 ? new ArgumentsRefusedException(message + ": the script refused its arguments", e)
                 : new StoreUnavailableException(message, e);
@@ -217,8 +221,8 @@ public final class RedisRateLimitStore implements RateLimitStore {
 
     @Override
     public void close() {
-        if (ownsClient) {
-            redis.close();
+        if (owned != null) {
+            owned.close();
         }
     }
 }

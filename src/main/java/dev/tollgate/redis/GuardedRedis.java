@@ -4,7 +4,6 @@ import dev.tollgate.core.Guard;
 import dev.tollgate.core.StoreUnavailableException;
 import java.util.List;
 import java.util.concurrent.Callable;
-import redis.clients.jedis.exceptions.JedisException;
 
 /**
  * A {@link RedisLink} behind a {@link Guard}: how counters and locks call Redis, so that an outage costs
@@ -41,7 +40,7 @@ public record GuardedRedis(RedisLink link, Guard guard) {
         return guard.call(storeKey, () -> {
             try {
                 return call.call();
-            } catch (JedisException e) {
+            } catch (RedisException e) {
                 throw new StoreUnavailableException("Redis did not " + what, e);
             }
         });

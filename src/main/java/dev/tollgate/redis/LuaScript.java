@@ -20,7 +20,8 @@ import redis.clients.jedis.exceptions.JedisNoScriptException;
  * A Lua script from this package's resources, run with {@code EVALSHA}. Its SHA-1 is computed here, so
  * nothing is loaded up front; when Redis has lost it ({@code NOSCRIPT}: a restart, {@code SCRIPT
  * FLUSH}, a new cluster master) the call is repeated once with {@code EVAL}, which runs it and caches
- * it again on that node. No decision fails because a script cache was lost.
+ * it again on that node. No decision fails because a script cache was lost. Run through {@link
+ * RedisCommands#eval}.
  */
 public final class LuaScript {
 
@@ -68,7 +69,7 @@ public final class LuaScript {
     }
 
     /** Runs the script on the node that owns {@code keys}: one round trip, two after a lost cache. */
-    public Object run(UnifiedJedis redis, List<String> keys, List<String> args) {
+    Object run(UnifiedJedis redis, List<String> keys, List<String> args) {
         try {
             return redis.evalsha(sha1, keys, args);
         } catch (JedisNoScriptException e) {

@@ -4,9 +4,7 @@ import java.net.SocketTimeoutException;
 import java.util.List;
 import java.util.function.IntFunction;
 import java.util.function.Supplier;
-import redis.clients.jedis.CommandArguments;
 import redis.clients.jedis.Connection;
-import redis.clients.jedis.Protocol;
 import redis.clients.jedis.RedisClient;
 import redis.clients.jedis.RedisClusterClient;
 import redis.clients.jedis.RedisSentinelClient;
@@ -17,8 +15,10 @@ import redis.clients.jedis.util.JedisClusterCRC16;
 import redis.clients.jedis.util.Pool;
 
 /**
- * The one seam between Tollgate and Redis: scripts in, replies out. Everything else in Tollgate talks
- * to Redis through here, whatever the deployment behind the Jedis client.
+ * The one seam between Tollgate and Redis: scripts in, replies out ({@link RedisCommands}), and what the
+ * guard needs besides (the probe's script loading, a cluster's masters, the caller's-thread lane).
+ * Everything else in Tollgate talks to Redis through here, whatever the deployment behind the Jedis
+ * client, which never leaves this package: a failure leaves as {@link RedisException}.
  *
  * <p>A connection that broke without timing out (the server restarted, a reset) is retried once on a
  * fresh connection, after the idle ones are dropped: they all point at the old process. For a Sentinel
@@ -33,7 +33,7 @@ import redis.clients.jedis.util.Pool;
  * deployment. A failed build is tried again on the next call (which, once the breaker is open, is the
  * background probe's).
  */
-public final class RedisLink implements AutoCloseable {
+public final class RedisLink implements RedisCommands, AutoCloseable {
 
     /** Builds the commands sent on a cluster node's own connection (RESP2, as every Tollgate connection). */
     private final Supplier<Built> factory;
@@ -74,10 +74,10 @@ public final class RedisLink implements AutoCloseable {
      *
      * @param masterOfSlot the {@code host:port} owning a slot; for one server always {@code ""}
      */
-    public record Built(UnifiedJedis jedis, IntFunction<String> masterOfSlot) {
+    record Built(UnifiedJedis jedis, IntFunction<String> masterOfSlot) {
 
         /** A client of one server (or of whichever master Sentinel names). */
-        public static Built single(UnifiedJedis jedis) {
+        static Built single(UnifiedJedis jedis) {
             return new Built(jedis, slot -> "");
         }
     }
@@ -95,19 +95,23 @@ public final class RedisLink implements AutoCloseable {
         this.description = description;
     }
 
-    /** Wraps a client the caller built. */
+    /** Wraps a client the caller built (tests and tools that build their own Jedis client). */
     public static RedisLink of(UnifiedJedis jedis, String description) {
         return new RedisLink(() -> Built.single(jedis), description);
     }
 
     /** A link whose client {@code factory} builds on first use. */
-    public static RedisLink lazy(Supplier<Built> factory, String description) {
+    static RedisLink lazy(Supplier<Built> factory, String description) {
         return new RedisLink(factory, description);
     }
 
     /** The master that owns {@code key}: {@code host:port} in a cluster, {@code ""} otherwise. */
     public String masterOf(String key) {
-        return client().built().masterOfSlot().apply(JedisClusterCRC16.getSlot(key));
+        try {
+            return client().built().masterOfSlot().apply(JedisClusterCRC16.getSlot(key));
+        } catch (JedisException e) {
+            throw new RedisException(e);
+        }
     }
 
     private Client client() {
@@ -158,8 +162,16 @@ public final class RedisLink implements AutoCloseable {
         }
     }
 
-    /** Runs {@code script} on the node that owns {@code keys}. */
+    @Override
     public Object eval(LuaScript script, List<String> keys, List<String> args) {
+        try {
+            return run(script, keys, args);
+        } catch (JedisException e) {
+            throw new RedisException(e);
+        }
+    }
+
+    private Object run(LuaScript script, List<String> keys, List<String> args) {
         Client c = client();
         Pinned pin = pinned.get();
         try {
@@ -210,65 +222,63 @@ public final class RedisLink implements AutoCloseable {
     }
 
     /** The client for this thread's call: over the lent connection while one is pinned. */
-    private UnifiedJedis current() {
+    UnifiedJedis current() {
         Pinned pin = pinned.get();
         return pin != null ? pin.jedis() : client().jedis();
     }
 
+    @Override
+    public long publish(String channel, String message) {
+        return answer(() -> current().publish(channel, message));
+    }
+
+    @Override
+    public String get(String key) {
+        return answer(() -> current().get(key));
+    }
+
+    @Override
+    public boolean del(String key) {
+        return answer(() -> current().del(key)) > 0;
+    }
+
+    @Override
+    public List<Scored> zrevrangeWithScores(String key, long start, long stop) {
+        return answer(() -> current().zrevrangeWithScores(key, start, stop).stream()
+                .map(t -> new Scored(t.getElement(), t.getScore()))
+                .toList());
+    }
+
     /** {@code PING}: whether Redis answers at all. */
     public boolean ping() {
-        return "PONG".equals(current().ping());
+        return answer(() -> "PONG".equals(current().ping()));
+    }
+
+    /** {@code call}'s value; a failure of the client's as {@link RedisException}. */
+    private static <T> T answer(Supplier<T> call) {
+        try {
+            return call.get();
+        } catch (JedisException e) {
+            throw new RedisException(e);
+        }
     }
 
     /**
      * {@code SCRIPT LOAD}s every script Tollgate uses, so no request pays for a cache Redis lost: in one
      * write and one read of the replies (a round trip, not one per script: the probe that runs this must
      * finish within the budget on a loaded server too). A cluster keeps one script cache per node: there
-     * every node is loaded (replicas too, so a promoted one starts warm), and a node that cannot be
-     * reached is skipped, since {@code EVAL} reloads its cache on the first call it gets.
+     * every node is loaded ({@link EveryNode#loadScripts}).
      */
     public void loadScripts() {
-        Pinned pin = pinned.get();
-        if (pin != null) {
-            loadAllOn(pin.connection);
-            return;
-        }
-        UnifiedJedis jedis = client().jedis();
-        if (jedis instanceof RedisClusterClient cluster) {
-            cluster.getClusterNodes().values().forEach(RedisLink::loadScriptsOn);
-        } else if (jedis instanceof RedisClient single) {
-            try (Connection c = single.getPool().getResource()) {
-                loadAllOn(c);
+        try {
+            Pinned pin = pinned.get();
+            if (pin != null) {
+                EveryNode.loadScripts(pin.connection);
+            } else {
+                EveryNode.loadScripts(client().jedis());
             }
-        } else {
-            for (LuaScript script : LuaScript.all()) {
-                jedis.scriptLoad(script.source());
-            }
-        }
-    }
-
-    private static void loadScriptsOn(Pool<Connection> node) {
-        try (Connection c = node.getResource()) {
-            loadAllOn(c);
-        } catch (JedisException unreachable) {
-            // Skipped: this node answers NOSCRIPT once it is back, and the script is EVALed there then.
-        }
-    }
-
-    /** Every script's {@code SCRIPT LOAD} on {@code c}, pipelined; the first error reply is thrown. */
-    private static void loadAllOn(Connection c) {
-        java.util.Set<LuaScript> scripts = LuaScript.all();
-        int sent = 0;
-        for (LuaScript script : scripts) {
-            c.sendCommand(new CommandArguments(Protocol.Command.SCRIPT)
-                    .add(Protocol.Keyword.LOAD)
-                    .add(script.source()));
-            sent++;
-        }
-        for (Object reply : c.getMany(sent)) {
-            if (reply instanceof JedisException error) {
-                throw error;
-            }
+        } catch (JedisException e) {
+            throw new RedisException(e);
         }
     }
 
@@ -277,25 +287,7 @@ public final class RedisLink implements AutoCloseable {
      * or each node of a cluster (one that cannot be reached is left out).
      */
     public List<String> info(String section) {
-        UnifiedJedis jedis = current();
-        if (!(jedis instanceof RedisClusterClient cluster)) {
-            return List.of(jedis.info(section));
-        }
-        List<String> infos = new java.util.ArrayList<>();
-        for (Pool<Connection> node : cluster.getClusterNodes().values()) {
-            try (Connection c = node.getResource()) {
-                Object reply = c.executeCommand(new CommandArguments(Protocol.Command.INFO).add(section));
-                infos.add(redis.clients.jedis.util.SafeEncoder.encode((byte[]) reply));
-            } catch (JedisConnectionException unreachable) {
-                // Left out: the others still say how they are configured.
-            }
-        }
-        return infos;
-    }
-
-    /** The Jedis client, for callers that need a command this seam does not offer. */
-    public UnifiedJedis jedis() {
-        return current();
+        return answer(() -> EveryNode.info(current(), section));
     }
 
     /** Where it points, with any password masked. */

@@ -51,7 +51,7 @@ public final class Subscription implements AutoCloseable {
             JedisPubSub pubSub = new Listener();
             current = pubSub;
             try {
-                link.jedis().subscribe(pubSub, channel);
+                link.current().subscribe(pubSub, channel);
             } catch (RuntimeException e) {
                 down(e);
             } finally {

@@ -1,10 +1,13 @@
 /**
  * The one seam to Redis: the URL ({@link dev.tollgate.redis.RedisUrl}), the Jedis clients built from it
- * ({@link dev.tollgate.redis.RedisClients}), {@link dev.tollgate.redis.RedisLink} (scripts in, replies
- * out), {@link dev.tollgate.redis.LuaScript} (the scripts are resources beside these classes) and
- * {@link dev.tollgate.redis.KeyPrefix} (what every key and channel starts with; the key families are
- * named where they are built: {@code StoreKeys}, {@code LockNames}, {@code CounterNames}).
+ * ({@link dev.tollgate.redis.RedisClients}), {@link dev.tollgate.redis.RedisCommands} (what the stores
+ * send: scripts in, plain Java replies out) implemented by {@link dev.tollgate.redis.RedisLink}, {@link
+ * dev.tollgate.redis.LuaScript} (the scripts are resources beside these classes) and {@link
+ * dev.tollgate.redis.KeyPrefix} (what every key and channel starts with; the key families are named
+ * where they are built: {@code StoreKeys}, {@code LockNames}, {@code CounterNames}).
  *
- * <p>Uses {@code core} and Jedis; nothing else of Tollgate. Internal.
+ * <p>Uses {@code core} and Jedis; nothing else of Tollgate. The only package that names a Jedis type:
+ * no Jedis client, reply or exception leaves it (a failure is {@link dev.tollgate.redis.RedisException};
+ * {@code LayeringTest} checks it). Internal.
  */
 package dev.tollgate.redis;

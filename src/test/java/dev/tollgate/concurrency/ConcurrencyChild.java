@@ -6,10 +6,13 @@ import dev.tollgate.ratelimit.KeySpec;
 import dev.tollgate.redis.RedisClients;
 import dev.tollgate.redis.RedisLink;
 import dev.tollgate.redis.RedisSettings;
+import java.net.URI;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
+import redis.clients.jedis.ConnectionPoolConfig;
+import redis.clients.jedis.RedisClient;
 import redis.clients.jedis.UnifiedJedis;
 
 /**
@@ -33,10 +36,11 @@ public final class ConcurrencyChild {
                 Duration.ofMillis(Long.parseLong(args[5])),
                 true);
         long workMillis = Long.parseLong(args[6]);
+        // The test's own commands go on a client of their own: Tollgate's link sends only Tollgate's.
         try (RedisLink link = RedisClients.create(RedisSettings.of(args[0], Duration.ofSeconds(2), threads + 4));
+                UnifiedJedis jedis = client(args[0], threads + 4);
                 ConcurrencyLimiter limiter =
-                        new ConcurrencyLimiter(RedisConcurrencyStore.using(link), Guard.DIRECT, lostTo(link, id))) {
-            UnifiedJedis jedis = link.jedis();
+                        new ConcurrencyLimiter(RedisConcurrencyStore.using(link), Guard.DIRECT, lostTo(jedis, id))) {
             limiter.tryEnter(spec, "warm-up-" + id).close();
             jedis.rpush("inflight:ready", id);
             String go = jedis.get("inflight:go");
@@ -76,16 +80,24 @@ public final class ConcurrencyChild {
     }
 
     /** Records each lease lost (a call that outlived its lease) in {@code inflight:lost}. */
-    private static ConcurrencyListener lostTo(RedisLink link, String id) {
+    private static ConcurrencyListener lostTo(UnifiedJedis jedis, String id) {
         return new ConcurrencyListener() {
             @Override
             public void onDecision(ConcurrencySpec spec, boolean admitted, boolean degraded) {}
 
             @Override
             public void leaseLost(ConcurrencySpec spec) {
-                link.jedis().rpush("inflight:lost", id);
+                jedis.rpush("inflight:lost", id);
             }
         };
+    }
+
+    /** A client of {@code url} with a connection for each thread, as the link has. */
+    private static UnifiedJedis client(String url, int connections) {
+        ConnectionPoolConfig pool = new ConnectionPoolConfig();
+        pool.setMaxTotal(connections);
+        pool.setMaxIdle(connections);
+        return RedisClient.builder().fromURI(URI.create(url)).poolConfig(pool).build();
     }
 
     static long now(UnifiedJedis jedis) {

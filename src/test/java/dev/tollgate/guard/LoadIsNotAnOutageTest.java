@@ -12,6 +12,7 @@ import dev.tollgate.engine.Tollgate;
 import dev.tollgate.ratelimit.DecisionListener;
 import dev.tollgate.ratelimit.LimitSpec;
 import dev.tollgate.redis.LuaScript;
+import dev.tollgate.redis.OnTheCallersConnection;
 import dev.tollgate.redis.RedisClients;
 import dev.tollgate.redis.RedisFailures;
 import dev.tollgate.redis.RedisLink;
@@ -87,7 +88,7 @@ class LoadIsNotAnOutageTest {
      */
     private static Object unanswered(RedisLink link, CountDownLatch sent) {
         sent.countDown();
-        return link.jedis().sendCommand(Protocol.Command.WAIT, "1", "5000");
+        return OnTheCallersConnection.send(link, Protocol.Command.WAIT, "1", "5000");
     }
 
     @Test

@@ -6,8 +6,10 @@ import dev.tollgate.redis.RedisLink;
 import dev.tollgate.redis.RedisSettings;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
+import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import redis.clients.jedis.RedisClient;
 import redis.clients.jedis.UnifiedJedis;
 
 /**
@@ -34,21 +36,29 @@ public final class LockChild {
     private LockChild() {}
 
     public static void main(String[] args) throws Exception {
-        try (RedisLink link = RedisClients.create(RedisSettings.of(args[1], Duration.ofSeconds(2), 4))) {
+        // The test's own commands go on a client of their own: Tollgate's link sends only Tollgate's.
+        try (RedisLink link = RedisClients.create(RedisSettings.of(args[1], Duration.ofSeconds(2), 4));
+                UnifiedJedis jedis = RedisClient.create(URI.create(args[1]))) {
             switch (args[0]) {
-                case "race" -> race(link, args[2], Integer.parseInt(args[3]), Long.parseLong(args[4]));
-                case "hold" -> hold(link, args[2], Long.parseLong(args[3]));
-                case "writer" -> writer(link, args[2], Long.parseLong(args[3]), Boolean.parseBoolean(args[4]));
+                case "race" -> race(link, jedis, args[2], Integer.parseInt(args[3]), Long.parseLong(args[4]));
+                case "hold" -> hold(link, jedis, args[2], Long.parseLong(args[3]));
+                case "writer" -> writer(link, jedis, args[2], Long.parseLong(args[3]), Boolean.parseBoolean(args[4]));
                 case "long-job" ->
-                    longJob(link, args[2], Long.parseLong(args[3]), Long.parseLong(args[4]), Long.parseLong(args[5]));
+                    longJob(
+                            link,
+                            jedis,
+                            args[2],
+                            Long.parseLong(args[3]),
+                            Long.parseLong(args[4]),
+                            Long.parseLong(args[5]));
                 case "keep" -> keep(link, args[2], Long.parseLong(args[3]));
                 default -> throw new IllegalArgumentException("unknown mode " + args[0]);
             }
         }
     }
 
-    private static void race(RedisLink link, String id, int rounds, long periodMillis) throws Exception {
-        UnifiedJedis jedis = link.jedis();
+    private static void race(RedisLink link, UnifiedJedis jedis, String id, int rounds, long periodMillis)
+            throws Exception {
         OncePerClusterRunner runner =
                 new OncePerClusterRunner(RedisDistributedLock.using(link), LockMetrics.NONE, System::nanoTime);
         jedis.rpush("race:ready", id);
@@ -67,8 +77,9 @@ public final class LockChild {
         }
     }
 
-    private static void hold(RedisLink link, String name, long ttlMillis) throws InterruptedException {
-        long before = redisMicros(link.jedis());
+    private static void hold(RedisLink link, UnifiedJedis jedis, String name, long ttlMillis)
+            throws InterruptedException {
+        long before = redisMicros(jedis);
         HeldLock held = (HeldLock) RedisDistributedLock.using(link)
                 .tryAcquire(name, Duration.ofMillis(ttlMillis))
                 .handle()
@@ -77,29 +88,30 @@ public final class LockChild {
         Thread.sleep(Long.MAX_VALUE);
     }
 
-    private static void writer(RedisLink link, String name, long ttlMillis, boolean fenced) throws Exception {
+    private static void writer(RedisLink link, UnifiedJedis jedis, String name, long ttlMillis, boolean fenced)
+            throws Exception {
         RedisDistributedLock lock = RedisDistributedLock.using(link);
         BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
         for (String line = in.readLine(); line != null; line = in.readLine()) {
             String element = line.substring("GO ".length());
             LockHandle held =
                     lock.tryAcquire(name, Duration.ofMillis(ttlMillis)).handle().orElseThrow();
-            String value = FencedResource.read(link.jedis());
+            String value = FencedResource.read(jedis);
             System.out.println("READ " + held.fencingToken());
             // The test freezes this JVM here, past the lock's ttl, as a long GC pause would, and says when
             // to go on: a handshake, so a slow machine cannot let the write slip in before the freeze.
             if (!"WRITE".equals(in.readLine())) {
                 return;
             }
-            boolean ok = FencedResource.write(link.jedis(), FencedResource.append(value, element), held, fenced);
+            boolean ok = FencedResource.write(jedis, FencedResource.append(value, element), held, fenced);
             System.out.println("WROTE " + (ok ? "ok" : "rejected"));
             held.close();
         }
     }
 
-    private static void longJob(RedisLink link, String id, long ttlMillis, long jobMillis, long forMillis)
+    private static void longJob(
+            RedisLink link, UnifiedJedis jedis, String id, long ttlMillis, long jobMillis, long forMillis)
             throws Exception {
-        UnifiedJedis jedis = link.jedis();
         try (RedisDistributedLock lock = RedisDistributedLock.using(link)) {
             OncePerClusterRunner runner = new OncePerClusterRunner(lock, LockMetrics.NONE, System::nanoTime);
             LockSpec spec =

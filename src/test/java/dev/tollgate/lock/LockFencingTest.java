@@ -17,6 +17,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import redis.clients.jedis.Jedis;
+import redis.clients.jedis.RedisClient;
 
 /**
  * Jepsen's lock-set check: a lock guards a read-modify-write of a resource kept outside it. The holder,
@@ -34,15 +35,19 @@ class LockFencingTest {
 
     private static RedisLink link;
     private static RedisDistributedLock lock;
+    /** The resource's own client: Tollgate's link sends only Tollgate's commands. */
+    private static RedisClient resource;
 
     @BeforeAll
     static void connect() {
         link = RedisClients.create(RedisSettings.of(redis.url(), Duration.ofMillis(500), 4));
         lock = RedisDistributedLock.using(link);
+        resource = RedisClient.create(redis.host(), redis.port());
     }
 
     @AfterAll
     static void close() {
+        resource.close();
         link.close();
     }
 
@@ -104,8 +109,8 @@ class LockFencingTest {
     private static boolean writeUnderLock(String element, boolean fenced) {
         try (LockHandle held =
                 lock.tryAcquire("lock-set", Duration.ofSeconds(10)).handle().orElseThrow()) {
-            String value = FencedResource.read(link.jedis());
-            return FencedResource.write(link.jedis(), FencedResource.append(value, element), held, fenced);
+            String value = FencedResource.read(resource);
+            return FencedResource.write(resource, FencedResource.append(value, element), held, fenced);
         }
     }
 

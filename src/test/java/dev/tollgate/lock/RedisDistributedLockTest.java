@@ -24,6 +24,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import redis.clients.jedis.Jedis;
+import redis.clients.jedis.RedisClient;
 import redis.clients.jedis.args.ClientPauseMode;
 import redis.clients.jedis.params.SetParams;
 import redis.clients.jedis.util.JedisClusterCRC16;
@@ -125,15 +126,17 @@ class RedisDistributedLockTest extends DistributedLockContract {
     @Test
     void forcedReleaseKeepsFencingSafeTheOldHoldersStaleWriteIsRefused() {
         String name = freshName();
-        link.jedis().del(FencedResource.KEY, FencedResource.LAST_TOKEN);
-        LockHandle stuck = acquire(name, Duration.ofSeconds(30));
-        assertTrue(FencedResource.write(link.jedis(), "stuck-1", stuck, true));
-        assertTrue(lock.forceRelease(name));
-        LockHandle next = acquire(name, Duration.ofSeconds(30));
-        assertTrue(FencedResource.write(link.jedis(), "next", next, true));
-        assertFalse(FencedResource.write(link.jedis(), "stuck-2", stuck, true), "the old holder's write is refused");
-        assertEquals("next", FencedResource.read(link.jedis()));
-        assertTrue(next.release());
+        try (RedisClient resource = RedisClient.create(redis.host(), redis.port())) {
+            resource.del(FencedResource.KEY, FencedResource.LAST_TOKEN);
+            LockHandle stuck = acquire(name, Duration.ofSeconds(30));
+            assertTrue(FencedResource.write(resource, "stuck-1", stuck, true));
+            assertTrue(lock.forceRelease(name));
+            LockHandle next = acquire(name, Duration.ofSeconds(30));
+            assertTrue(FencedResource.write(resource, "next", next, true));
+            assertFalse(FencedResource.write(resource, "stuck-2", stuck, true), "the old holder's write is refused");
+            assertEquals("next", FencedResource.read(resource));
+            assertTrue(next.release());
+        }
     }
 
     @Test

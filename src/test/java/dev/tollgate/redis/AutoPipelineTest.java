@@ -155,7 +155,8 @@ class AutoPipelineTest {
         List<Object> replies = eightWhilePaused(link, budget, "e", i -> i == 5 ? "five" : "1");
         for (int i = 0; i < 8; i++) {
             if (i == 5) {
-                assertInstanceOf(JedisDataException.class, replies.get(i));
+                RedisException refused = assertInstanceOf(RedisException.class, replies.get(i));
+                assertInstanceOf(JedisDataException.class, refused.getCause(), "Redis's error reply, to this call");
             } else {
                 assertEquals(1L, replies.get(i), "call " + i);
             }

@@ -1,6 +1,7 @@
 package dev.tollgate.redis;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -53,7 +54,9 @@ class LazyClientTest {
                 },
                 "test");
         try (link) {
-            assertThrows(JedisConnectionException.class, link::ping, "a failed build is a connection failure");
+            RedisException failed = assertThrows(RedisException.class, link::ping);
+            assertTrue(failed.connectionFailed(), "a failed build is a connection failure");
+            assertInstanceOf(JedisConnectionException.class, failed.getCause());
             assertTrue(link.ping());
             assertTrue(link.ping());
             assertEquals(2, builds.get(), "built once it worked, and kept");

@@ -61,6 +61,37 @@ class RedisFailuresTest {
                 DegradedCause.DATA_ERROR, RedisFailures.classify(new ClassCastException("a reply of another shape")));
     }
 
+    /**
+     * What leaves the seam is a {@link RedisException} around the client's failure: it means what that
+     * failure means, for the breaker, for a script's refusal and for a caller that retries a connection.
+     */
+    @Test
+    void aFailureLeavingTheSeamMeansWhatItsCauseMeans() {
+        List<redis.clients.jedis.exceptions.JedisException> failures = List.of(
+                new redis.clients.jedis.exceptions.JedisDataException("WRONGTYPE Operation against a key"),
+                new redis.clients.jedis.exceptions.JedisDataException("TOLLGATE_ARGS token-bucket: bad arguments"),
+                new redis.clients.jedis.exceptions.JedisDataException("BUSY Redis is busy running a script."),
+                new redis.clients.jedis.exceptions.JedisAccessControlException("WRONGPASS invalid password"),
+                new redis.clients.jedis.exceptions.JedisConnectionException("refused"),
+                new redis.clients.jedis.exceptions.JedisConnectionException(
+                        new java.net.SocketTimeoutException("Read timed out")));
+        List<DegradedCause> causes = List.of(
+                DegradedCause.DATA_ERROR,
+                DegradedCause.DATA_ERROR,
+                DegradedCause.REFUSED,
+                DegradedCause.AUTH,
+                DegradedCause.REFUSED,
+                DegradedCause.TIMEOUT);
+        for (int i = 0; i < failures.size(); i++) {
+            redis.clients.jedis.exceptions.JedisException cause = failures.get(i);
+            RedisException left = new RedisException(cause);
+            assertEquals(causes.get(i), RedisFailures.classify(left), cause.toString());
+            assertEquals(i == 1, RedisFailures.argumentsRefused(left), cause.toString());
+            assertEquals(i >= 4, left.connectionFailed(), cause.toString());
+            assertEquals(cause.getMessage(), left.getMessage());
+        }
+    }
+
     @Test
     void aConnectionThatCannotBeMadeWithinTheBudgetIsATimeoutNotARefusal() throws Exception {
         // A listener that never accepts, its queue full: the kernel drops further handshakes, so a connect

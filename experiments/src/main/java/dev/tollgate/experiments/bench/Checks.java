@@ -4,6 +4,7 @@ import dev.tollgate.LimitPolicy;
 import dev.tollgate.ratelimit.Algorithm;
 import dev.tollgate.ratelimit.RedisRateLimitStore;
 import dev.tollgate.ratelimit.StoreKeys;
+import dev.tollgate.redis.LinkClient;
 import dev.tollgate.redis.LuaScript;
 import dev.tollgate.redis.RedisLink;
 import io.github.bucket4j.Bandwidth;
@@ -49,7 +50,7 @@ public final class Checks implements AutoCloseable {
         store = RedisRateLimitStore.using(Algorithm.TOKEN_BUCKET, link);
         // Bucket4j's Jedis backend on the same UnifiedJedis (a Jedis 8 RedisClient): compare-and-swap,
         // with the expiry its docs recommend, like Tollgate's own.
-        bucket4j = Bucket4jJedis.casBasedBuilder(link.jedis())
+        bucket4j = Bucket4jJedis.casBasedBuilder(LinkClient.of(link))
                 .expirationAfterWrite(
                         ExpirationAfterWriteStrategy.basedOnTimeForRefillingBucketUpToMax(Duration.ofSeconds(10)))
                 .keyMapper(Mapper.STRING)
@@ -57,7 +58,7 @@ public final class Checks implements AutoCloseable {
     }
 
     String ping() {
-        return link.jedis().ping();
+        return LinkClient.of(link).ping();
     }
 
     boolean tollgate(String key) {
@@ -69,7 +70,7 @@ public final class Checks implements AutoCloseable {
      * decision sends (the bucket and its operator rules), reply unparsed.
      */
     boolean evalsha(String storeKey) {
-        return ((List<?>) link.jedis().evalsha(SCRIPT.sha1(), RedisRateLimitStore.keys(storeKey), ARGS))
+        return ((List<?>) LinkClient.of(link).evalsha(SCRIPT.sha1(), RedisRateLimitStore.keys(storeKey), ARGS))
                 .get(0)
                 .equals(1L);
     }
@@ -89,7 +90,7 @@ public final class Checks implements AutoCloseable {
 
     /** The article's naive check: HMGET, decide here, HSET. */
     boolean naive(String key) {
-        UnifiedJedis redis = link.jedis();
+        UnifiedJedis redis = LinkClient.of(link);
         List<String> v = redis.hmget(key, "tokens");
         long t = v.get(0) == null ? CAPACITY : Long.parseLong(v.get(0));
         if (t < 1) {

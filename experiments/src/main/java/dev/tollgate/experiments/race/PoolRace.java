@@ -3,6 +3,7 @@ package dev.tollgate.experiments.race;
 import dev.tollgate.LimitPolicy;
 import dev.tollgate.ratelimit.Algorithm;
 import dev.tollgate.ratelimit.RedisRateLimitStore;
+import dev.tollgate.redis.LinkClient;
 import dev.tollgate.redis.RedisClients;
 import dev.tollgate.redis.RedisLink;
 import dev.tollgate.redis.RedisSettings;
@@ -28,7 +29,7 @@ final class PoolRace implements AutoCloseable {
         this.store = RedisRateLimitStore.using(Algorithm.TOKEN_BUCKET, link);
         this.inFlight = inFlight;
         // Open every connection now, so the race measures checks, not connects.
-        ((RedisClient) link.jedis()).getPool().addObjects(inFlight);
+        ((RedisClient) LinkClient.of(link)).getPool().addObjects(inFlight);
     }
 
     /** Runs {@code checks} checks; returns how many were admitted. */
@@ -45,7 +46,7 @@ final class PoolRace implements AutoCloseable {
                     start.await();
                     while (left.getAndDecrement() > 0) {
                         boolean ok = impl == Impl.NAIVE
-                                ? NaiveCheck.check(link.jedis(), key, capacity)
+                                ? NaiveCheck.check(LinkClient.of(link), key, capacity)
                                 : store.tryConsume(policy, key).allowed();
                         if (ok) {
                             admitted.incrementAndGet();
