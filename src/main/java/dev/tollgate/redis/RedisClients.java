@@ -53,15 +53,17 @@ public final class RedisClients {
         // Our own provider, so that Tollgate can ask it which master owns a slot (one breaker each).
         ClusterConnectionProvider provider = new ClusterConnectionProvider(
                 hostAndPorts(settings.url()), clientConfig(settings), poolConfig(settings));
-        // A timed-out attempt is never repeated: it ends at or after the retry deadline (the budget),
-        // and the executor stops there. Redis may yet run a timed-out script, so a repeat could spend twice.
+        // A timed-out attempt is never repeated: it ends at or after the retry deadline (the I/O timeout,
+        // not the whole budget: a repeat started before the budget ran out would hold the worker past it,
+        // and the breaker would count the failure only after the next check went through), and the
+        // executor stops there. Redis may yet run a timed-out script, so a repeat could spend twice.
         RedisClusterClient client = RedisClusterClient.builder()
                 .nodes(hostAndPorts(settings.url()))
                 .connectionProvider(provider)
                 .clientConfig(clientConfig(settings))
                 .poolConfig(poolConfig(settings))
                 .maxAttempts(CLUSTER_MAX_ATTEMPTS)
-                .maxTotalRetriesDuration(settings.budget())
+                .maxTotalRetriesDuration(Duration.ofMillis(ioTimeoutMillis(settings.budget())))
                 .build();
         return new RedisLink.Built(client, slot -> String.valueOf(provider.getNode(slot)));
     }

@@ -14,6 +14,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -55,12 +56,14 @@ public abstract class LockWaitingContract {
                 String name = freshName();
                 LockHandle holder = acquire(otherServer(), name, Duration.ofSeconds(30));
                 AtomicLong acquiredAt = new AtomicLong();
+                AtomicReference<Thread> waiting = new AtomicReference<>();
                 Future<Acquisition> waiter = pool.submit(() -> {
+                    waiting.set(Thread.currentThread());
                     Acquisition a = lock().tryAcquire(name, Duration.ofSeconds(10), Duration.ofSeconds(5));
                     acquiredAt.set(System.nanoTime());
                     return a;
                 });
-                Thread.sleep(150); // the waiter is asleep by now: its poll would wake it only after a second
+                awaitAsleepForANotice(waiting); // tried once, found it held: its poll would wake it only after a second
                 long releasedAt = System.nanoTime();
                 assertTrue(holder.release());
                 LockHandle got = assertInstanceOf(Acquisition.Acquired.class, waiter.get(5, TimeUnit.SECONDS))
@@ -75,12 +78,38 @@ public abstract class LockWaitingContract {
         List<Long> sorted = latencies.stream().sorted().toList();
         System.out.println(getClass().getSimpleName() + ": release to acquired, us: median " + sorted.get(10) + ", max "
                 + sorted.get(19) + " " + latencies);
-        // The poll comes round a second after the waiter's last try, 150 ms before the release: a waiter
-        // woken by it holds the lock 850 ms or more after the release. Every one well before that was woken
+        // The poll comes round a second after the waiter's try, which found the lock held and put it to sleep
+        // just before the release (seen in its stack): a waiter woken by it holds the lock 850 ms or more after. Every
+        // one well before that was woken
         // by the release itself, however loaded the machine; the median says it is fast, not just first.
         assertTrue(
                 sorted.get(19) < 500_000, "every waiter within 500 ms of the release (a poll: 850 ms+): " + latencies);
         assertTrue(sorted.get(10) < 50_000, "the median waiter within 50 ms of the release: " + latencies);
+    }
+
+    /**
+     * Until {@code waiter} sleeps waiting for a release notice (in {@code ReleaseNotices.Notice.await}): it has
+     * tried once and found the lock held, so a release now is one it must be woken by.
+     */
+    private static void awaitAsleepForANotice(AtomicReference<Thread> waiter) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (!asleepForANotice(waiter.get()) && System.nanoTime() < deadline) {
+            Thread.sleep(1);
+        }
+        assertTrue(asleepForANotice(waiter.get()), "the waiter asleep for a release notice within 10 s");
+    }
+
+    private static boolean asleepForANotice(Thread t) {
+        if (t == null || (t.getState() != Thread.State.TIMED_WAITING && t.getState() != Thread.State.WAITING)) {
+            return false;
+        }
+        for (StackTraceElement f : t.getStackTrace()) {
+            if (f.getClassName().endsWith("ReleaseNotices$Notice")
+                    && f.getMethodName().equals("await")) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** MaxWait runs on the waiter's own clock ({@link System#nanoTime}), so it is measured there. */
