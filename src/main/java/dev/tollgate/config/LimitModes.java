@@ -1,9 +1,7 @@
 package dev.tollgate.config;
 
-import dev.tollgate.LimitPolicy;
 import dev.tollgate.ratelimit.Algorithm;
 import dev.tollgate.ratelimit.LimitMode;
-import dev.tollgate.ratelimit.LimitSpec;
 import java.util.Optional;
 
 /** How a limit operates beyond its policy: its mode, its shadow candidate, its local fallback. */
@@ -54,10 +52,5 @@ final class LimitModes {
                 return source.names();
             }
         };
-    }
-
-    /** This server's share of {@code limit} while it decides alone ({@link LimitSpec#localShare}). */
-    static LimitPolicy localShare(LimitSpec limit, int servers) {
-        return LimitSpec.localShare(limit.policy(), limit.algorithm(), servers);
     }
 }

@@ -1,6 +1,10 @@
 package dev.tollgate.config;
 
-import dev.tollgate.LimitPolicy;
+import dev.tollgate.ConcurrencyLimit;
+import dev.tollgate.ConfigProblem;
+import dev.tollgate.Key;
+import dev.tollgate.Limit;
+import dev.tollgate.LimitRules;
 import dev.tollgate.TollgateConfigException;
 import dev.tollgate.concurrency.ConcurrencySpec;
 import dev.tollgate.core.Durations;
@@ -10,7 +14,6 @@ import dev.tollgate.http.ClientHeader;
 import dev.tollgate.lock.LockNames;
 import dev.tollgate.ratelimit.Algorithm;
 import dev.tollgate.ratelimit.KeyNormalization;
-import dev.tollgate.ratelimit.KeySpec;
 import dev.tollgate.ratelimit.LimitMode;
 import dev.tollgate.ratelimit.LimitSpec;
 import dev.tollgate.ratelimit.Plans;
@@ -82,7 +85,6 @@ public final class SettingsReader {
 
     static final Duration DEFAULT_TIMEOUT = Duration.ofMillis(GuardSettings.DEFAULT_BUDGET_MILLIS);
     static final int DEFAULT_POOL_SIZE = GuardSettings.DEFAULT_WORKERS;
-    static final Duration DEFAULT_LEASE = Duration.ofSeconds(10);
     static final int DEFAULT_LOCAL_DENIALS = 10_000;
 
     private static final String REDIS_URL_FORMS = "redis://[user:password@]host:port[/db],"
@@ -257,114 +259,96 @@ public final class SettingsReader {
         candidateNames.addAll(found.candidates());
         Map<String, LimitSpec> limits = new TreeMap<>();
         for (String name : limitNames) {
-            readLimit(name, defaultFailOpen).ifPresent(spec -> limits.put(name, withModes(spec, modes)));
+            readLimit(name, defaultFailOpen, modes)
+                    .ifPresent(limit -> limits.put(name, TypedSpecs.limit(limit, modes.servers())));
         }
         return limits;
     }
 
-    /** {@code spec} with its mode, local fallback and shadow candidate. */
-    private LimitSpec withModes(LimitSpec spec, LimitModes.Defaults modes) {
-        String p = LIMITS + spec.name() + ".";
-        LimitMode mode = value(p + "mode", modes.mode(), LimitMode::parse, "enforce or shadow");
-        boolean fallback = value(p + "local-fallback", modes.localFallback(), SettingsReader::bool, "true or false");
-        LimitSpec candidate = candidateNames.contains(spec.name()) ? readCandidate(spec) : null;
-        LimitPolicy share = LimitModes.localShare(spec, modes.servers());
-        return spec.withMode(mode)
-                .withCandidate(candidate)
-                .withLocalFallback(fallback ? share : null)
-                .withLoadShare(share);
-    }
-
     /**
-     * The candidate of {@code tollgate.limits.<name>.shadow.*}: every setting it does not give is the
-     * limit's own (when it counts by the same algorithm), so a candidate says only what it changes.
+     * The limit {@code tollgate.limits.<name>.*} gives, read onto {@link Limit}'s builder, whose rules say
+     * what is wrong; with its mode, local fallback and shadow candidate, whose settings it does not give
+     * are the limit's own when it counts by the same algorithm ({@link LimitModes#candidateView}).
      */
-    private LimitSpec readCandidate(LimitSpec primary) {
+    private Optional<Limit> readLimit(String name, boolean defaultFailOpen, LimitModes.Defaults modes) {
+        String p = LIMITS + name + ".";
+        int before = errors.size();
+        Set<String> refused = new TreeSet<>();
+        Limit.Builder limit = policy(name, p, "", refused);
+        limit.key(value(p + "key", Key.ip(), Key::parse, Key.RULE))
+                .keyNormalization(value(
+                                p + "key-normalize",
+                                KeyNormalization.DEFAULT,
+                                KeyNormalization::parse,
+                                KeyNormalization.RULE)
+                        .api())
+                .failOpen(value(p + "fail-open", defaultFailOpen, SettingsReader::bool, "true or false"))
+                .shadow(value(p + "mode", modes.mode(), LimitMode::parse, "enforce or shadow") == LimitMode.SHADOW)
+                .localFallback(
+                        value(p + "local-fallback", modes.localFallback(), SettingsReader::bool, "true or false"));
         PropertySource settings = source;
-        source = LimitModes.candidateView(settings, primary.name());
+        if (candidateNames.contains(name)) {
+            source = LimitModes.candidateView(settings, name);
+            limit.candidate(policy(name, p + SHADOW, SHADOW, refused));
+        }
         try {
-            return readLimit(primary.name(), LIMITS + primary.name() + "." + SHADOW, primary.failOpen())
-                    .map(c -> new LimitSpec(
-                            c.policy(),
-                            c.algorithm(),
-                            primary.key(),
-                            true,
-                            LimitMode.CANDIDATE,
-                            null,
-                            null,
-                            primary.keyNormalization(),
-                            null))
-                    .orElse(null);
+            for (ConfigProblem problem : limit.problems()) {
+                if (!refused.contains(problem.settings().get(0))) {
+                    errors.add(describe(p, problem));
+                }
+            }
         } finally {
             source = settings;
         }
+        return errors.size() > before ? Optional.empty() : Optional.of(limit.build());
     }
 
-    private Optional<LimitSpec> readLimit(String name, boolean defaultFailOpen) {
-        return readLimit(name, LIMITS + name + ".", defaultFailOpen);
+    /**
+     * The counting settings under {@code p} (a limit's, or its candidate's) on a builder; every value that
+     * does not parse is reported and its setting, under {@code shadow}, added to {@code refused}.
+     */
+    private Limit.Builder policy(String name, String p, String shadow, Set<String> refused) {
+        Algorithm algorithm = read(p, shadow, "algorithm", Algorithm::parse, ALGORITHM_RULE, refused)
+                .orElse(Algorithm.TOKEN_BUCKET);
+        Limit.Builder b = Limit.of(name, algorithm.api());
+        read(p, shadow, "capacity", SettingsReader::parseLong, LimitRules.CAPACITY_FORM, refused)
+                .ifPresent(b::capacity);
+        read(p, shadow, "refill-tokens", SettingsReader::parseLong, LimitRules.REFILL_TOKENS_FORM, refused)
+                .ifPresent(b::refillTokens);
+        read(p, shadow, "refill-period", Durations::parse, LimitRules.REFILL_PERIOD_RULE, refused)
+                .ifPresent(b::refillPeriod);
+        read(p, shadow, "cost", SettingsReader::parseLong, LimitRules.costRule(null), refused)
+                .ifPresent(b::cost);
+        read(p, shadow, "persist", SettingsReader::bool, "true or false", refused)
+                .ifPresent(b::persist);
+        return b;
     }
 
-    /** The limit whose settings start with {@code p}. */
-    private Optional<LimitSpec> readLimit(String name, String p, boolean defaultFailOpen) {
+    private static final String ALGORITHM_RULE = "token-bucket, fixed-window or sliding-window";
+
+    /** {@code p + setting}, parsed; empty when unset or refused (reported, and added to {@code refused}). */
+    private <T> Optional<T> read(
+            String p, String shadow, String setting, Function<String, T> parse, String form, Set<String> refused) {
         int before = errors.size();
-        Algorithm algorithm = value(
-                p + "algorithm",
-                Algorithm.TOKEN_BUCKET,
-                Algorithm::parse,
-                "token-bucket, fixed-window or sliding-window");
-        long maxCapacity = algorithm.largestCapacity();
-        Long capacity = inRange(
-                p + "capacity",
-                required(p + "capacity", SettingsReader::parseLong, "a whole number > 0"),
-                1,
-                maxCapacity,
-                capacityRule(algorithm));
-        Long refill = capacity;
-        if (algorithm == Algorithm.TOKEN_BUCKET) {
-            refill = inRange(
-                    p + "refill-tokens",
-                    required(p + "refill-tokens", SettingsReader::parseLong, "a whole number >= 0"),
-                    0,
-                    LimitPolicy.MAX_COUNT,
-                    "a whole number from 0 to 9007199254740992 (2^53)");
-        } else {
-            notForWindows(p, "refill-tokens", algorithm);
-        }
-        Duration period = value(p + "refill-period", Duration.ofSeconds(1), Durations::parse, PERIOD_RULE);
-        if (period.compareTo(Duration.ofMillis(1)) < 0 || period.compareTo(LimitPolicy.MAX_PERIOD) > 0) {
-            error(
-                    p + "refill-period",
-                    source.get(p + "refill-period").orElse("").trim(),
-                    PERIOD_RULE);
-            period = null;
-        }
-        Long cost = readCost(p, algorithm, capacity);
-        KeySpec key = value(
-                p + "key",
-                new KeySpec.Ip(),
-                KeySpec::parse,
-                "ip, principal, global, header:<Name> or a KeyResolver bean name");
-        KeyNormalization normalization =
-                value(p + "key-normalize", KeyNormalization.DEFAULT, KeyNormalization::parse, KeyNormalization.RULE);
-        boolean failOpen = value(p + "fail-open", defaultFailOpen, SettingsReader::bool, "true or false");
-        checkPersist(p, algorithm, refill);
+        Optional<T> v = Optional.ofNullable(value(p + setting, null, parse, form));
         if (errors.size() > before) {
-            return Optional.empty();
+            refused.add(shadow + setting);
         }
-        LimitPolicy policy = new LimitPolicy(name, capacity, refill, period, cost);
-        if (algorithm == Algorithm.TOKEN_BUCKET
-                && policy.refills()
-                && policy.refillFromEmpty().compareTo(LimitSpec.MAX_REFILL_FROM_EMPTY) > 0) {
-            errors.add(p + "capacity=" + capacity + ", " + p + "refill-tokens=" + refill + ", " + p
-                    + "refill-period="
-                    + source.get(p + "refill-period").map(String::trim).orElse(Durations.format(period))
-                    + " (an empty bucket refills in "
-                    + policy.refillFromEmpty().toDays() + " days; expected at most 100 years, the longest a"
-                    + " bucket's key may live: for a quota that never comes back use refill-tokens=0 with"
-                    + " persist=true)");
-            return Optional.empty();
+        return v;
+    }
+
+    /** {@code problem} under the property prefix {@code p}, each value as the properties wrote it. */
+    private String describe(String p, ConfigProblem problem) {
+        if (problem.settings().get(0).equals("name")) {
+            return p + "*: the name '" + problem.values().get(0) + "' must be " + LimitRules.NAME_RULE;
         }
-        return Optional.of(new LimitSpec(policy, algorithm, key, failOpen).withKeyNormalization(normalization));
+        List<String> values = new ArrayList<>();
+        for (int i = 0; i < problem.values().size(); i++) {
+            String given = problem.values().get(i);
+            values.add(
+                    source.get(p + problem.settings().get(i)).map(String::trim).orElse(given));
+        }
+        return new ConfigProblem(problem.settings(), values, problem.why()).describe(p);
     }
 
     private AdminSettings readAdmin() {
@@ -384,83 +368,6 @@ public final class SettingsReader {
 
     private static final String DENIALS_RULE = "a whole number from 0 (off) to 10000000";
 
-    private static final String PERIOD_RULE =
-            "a duration from 1ms to 36525d (100 years) such as 1s, 500ms, 1m, 1d or PT1S";
-
-    private Long readCost(String p, Algorithm algorithm, Long capacity) {
-        Long cost = value(p + "cost", 1L, SettingsReader::parseLong, "a whole number from 1 to the capacity");
-        if (algorithm == Algorithm.SLIDING_WINDOW && cost != null && cost > algorithm.largestCost()) {
-            error(
-                    p + "cost",
-                    Long.toString(cost),
-                    "a whole number from 1 to " + algorithm.largestCost() + " for a sliding-window limit: one"
-                            + " call adds one Redis entry per unit of cost while Redis runs nothing else");
-            return null;
-        }
-        return inRange(
-                p + "cost",
-                cost,
-                1,
-                capacity == null ? LimitPolicy.MAX_COUNT : capacity,
-                "a whole number from 1 to the capacity" + (capacity == null ? "" : " (" + capacity + ")")
-                        + ": a call costing more than the bucket holds could never pass");
-    }
-
-    private static String capacityRule(Algorithm algorithm) {
-        return algorithm == Algorithm.SLIDING_WINDOW
-                ? "a whole number from 1 to " + algorithm.largestCapacity() + " for a sliding-window limit: it"
-                        + " keeps one Redis entry"
-                        + " (about 127 bytes) per admitted call for a whole window; use token-bucket or"
-                        + " fixed-window for more"
-                : "a whole number from 1 to 9007199254740992 (2^53): beyond it Redis's scripts, which count"
-                        + " in doubles, stop counting";
-    }
-
-    /** {@code value} if within {@code [min, max]}; else an error naming the property, and null. */
-    private Long inRange(String property, Long value, long min, long max, String rule) {
-        if (value == null) {
-            return null;
-        }
-        if (value < min || value > max) {
-            error(property, Long.toString(value), rule);
-            return null;
-        }
-        return value;
-    }
-
-    private void notForWindows(String p, String setting, Algorithm algorithm) {
-        source.get(p + setting)
-                .ifPresent(v -> error(
-                        p + setting,
-                        v,
-                        "nothing: a " + algorithm.configName() + " limit admits capacity calls per refill-period; "
-                                + setting + " is for token-bucket"));
-    }
-
-    /**
-     * A quota that never refills keeps one key per client forever, so it must say so: {@code
-     * persist=true}, allowed on nothing else (every other limit's keys expire once forgetting them
-     * changes nothing).
-     */
-    private void checkPersist(String p, Algorithm algorithm, Long refill) {
-        boolean persist = value(p + "persist", false, SettingsReader::bool, "true or false");
-        boolean quota = algorithm == Algorithm.TOKEN_BUCKET && refill != null && refill == 0;
-        if (quota && !persist) {
-            problem(
-                    p + "refill-tokens",
-                    "0",
-                    "a quota that never refills keeps one Redis key per client forever: set " + p
-                            + "persist=true to accept that, or give it refill-tokens > 0, or use"
-                            + " algorithm=fixed-window for a quota per period");
-        } else if (persist && !quota) {
-            problem(
-                    p + "persist",
-                    source.get(p + "persist").orElse("").trim(),
-                    "only a token-bucket quota that never refills (refill-tokens=0) persists its keys;"
-                            + " every other limit's keys expire once forgetting them changes nothing");
-        }
-    }
-
     /** The concurrency limits {@link SettingNames} found (properties and environment variables), read. */
     private Map<String, ConcurrencySpec> readConcurrency(boolean defaultFailOpen) {
         Map<String, ConcurrencySpec> specs = new TreeMap<>();
@@ -473,32 +380,20 @@ public final class SettingsReader {
     private Optional<ConcurrencySpec> readConcurrencyLimit(String name, boolean defaultFailOpen) {
         String p = CONCURRENCY + name + ".";
         int before = errors.size();
-        Long max = inRange(
-                p + "max-in-flight",
-                required(p + "max-in-flight", SettingsReader::parseLong, "a whole number > 0"),
-                1,
-                Integer.MAX_VALUE,
-                "a whole number from 1 to 2147483647");
-        KeySpec key = value(
-                p + "key",
-                new KeySpec.Global(),
-                KeySpec::parse,
-                "ip, principal, global, header:<Name> or a KeyResolver bean name");
-        Duration lease = value(p + "lease", DEFAULT_LEASE, Durations::parse, LEASE_RULE);
-        if (lease.compareTo(ConcurrencySpec.MIN_LEASE) < 0 || lease.compareTo(Duration.ofDays(1)) > 0) {
-            error(p + "lease", source.get(p + "lease").orElse("").trim(), LEASE_RULE);
+        Set<String> refused = new TreeSet<>();
+        ConcurrencyLimit.Builder limit = ConcurrencyLimit.of(name)
+                .key(value(p + "key", Key.global(), Key::parse, Key.RULE))
+                .failOpen(value(p + "fail-open", defaultFailOpen, SettingsReader::bool, "true or false"));
+        read(p, "", "max-in-flight", SettingsReader::parseLong, LimitRules.CAPACITY_FORM, refused)
+                .ifPresent(limit::maxInFlight);
+        read(p, "", "lease", Durations::parse, LimitRules.LEASE_RULE, refused).ifPresent(limit::lease);
+        for (ConfigProblem problem : limit.problems()) {
+            if (!refused.contains(problem.settings().get(0))) {
+                errors.add(describe(p, problem));
+            }
         }
-        boolean failOpen = value(p + "fail-open", defaultFailOpen, SettingsReader::bool, "true or false");
-        if (!ConcurrencySpec.NAME.matcher(name).matches()) {
-            errors.add(p + "*: the name '" + name + "' must be 1-64 letters, digits, '_' or '-'");
-        }
-        if (errors.size() > before) {
-            return Optional.empty();
-        }
-        return Optional.of(new ConcurrencySpec(name, max, key, lease, failOpen));
+        return errors.size() > before ? Optional.empty() : Optional.of(TypedSpecs.concurrency(limit.build()));
     }
-
-    private static final String LEASE_RULE = "a duration from 100ms to 1d such as 10s";
 
     /** Names a limit that is not defined at all; one that is defined badly is reported on its own. */
     private HttpSettings readHttp() {
@@ -573,14 +468,6 @@ public final class SettingsReader {
             error(name, raw.get(), adds ? expected + "; " + why : expected);
             return fallback;
         }
-    }
-
-    private <T> T required(String name, Function<String, T> parse, String expected) {
-        if (source.get(name).map(String::trim).filter(s -> !s.isEmpty()).isEmpty()) {
-            errors.add(name + " is required (" + expected + ")");
-            return null;
-        }
-        return value(name, null, parse, expected);
     }
 
     private List<String> list(String name) {
