@@ -44,6 +44,12 @@ public final class LimitRules {
     public static final String MAX_IN_FLIGHT_RULE = "a whole number from 1 to 2147483647";
     public static final String LEASE_RULE = "a duration from 100ms to 1d such as 10s";
 
+    /** What a lock's name may be. */
+    public static final Pattern LOCK_NAME = Pattern.compile("[A-Za-z0-9_.-]{1,128}");
+
+    /** The rule of {@link #LOCK_NAME}. */
+    public static final String LOCK_NAME_RULE = "1-128 letters, digits, '_', '.' or '-'";
+
     private static final long SLIDING_WINDOW_CAPACITY = 10_000;
     private static final long SLIDING_WINDOW_COST = 1_000;
 
@@ -140,6 +146,22 @@ public final class LimitRules {
         }
         if (lease != null && (lease.compareTo(MIN_LEASE) < 0 || lease.compareTo(MAX_LEASE) > 0)) {
             problems.add(ConfigProblem.expected("lease", text(lease), LEASE_RULE));
+        }
+        return problems;
+    }
+
+    /** Every rule a lock's times break: a ttl above zero, an at-least from zero to the ttl; null is not checked. */
+    public static List<ConfigProblem> checkLock(Duration ttl, Duration atLeast) {
+        List<ConfigProblem> problems = new ArrayList<>();
+        boolean ttlFits = ttl != null && !ttl.isNegative() && !ttl.isZero();
+        if (ttl != null && !ttlFits) {
+            problems.add(ConfigProblem.of("ttl", text(ttl), "must be > 0"));
+        }
+        if (atLeast != null && atLeast.isNegative()) {
+            problems.add(ConfigProblem.of("at-least", text(atLeast), "must be >= 0"));
+        } else if (atLeast != null && ttlFits && atLeast.compareTo(ttl) > 0) {
+            problems.add(
+                    ConfigProblem.of("at-least", text(atLeast), "must be between 0 and the ttl (" + text(ttl) + ")"));
         }
         return problems;
     }

@@ -193,7 +193,7 @@ public final class SettingsReader {
             error(REDIS_POOL_SIZE, Integer.toString(pool), "a whole number > 0");
             pool = DEFAULT_POOL_SIZE;
         }
-        boolean failOpen = value(FAIL_OPEN, true, SettingsReader::bool, "true or false");
+        boolean failOpen = flag(FAIL_OPEN, true);
         Map<String, LimitSpec> limits = readLimits(failOpen, readModes());
         HttpSettings http = readHttp();
         Map<String, ConcurrencySpec> concurrency = readConcurrency(failOpen);
@@ -242,7 +242,7 @@ public final class SettingsReader {
     /** The global mode and local fallback, which each limit may set for itself. */
     private LimitModes.Defaults readModes() {
         LimitMode mode = value(MODE, LimitMode.ENFORCE, LimitMode::parse, "enforce or shadow");
-        boolean fallback = value(LOCAL_FALLBACK, false, SettingsReader::bool, "true or false");
+        boolean fallback = flag(LOCAL_FALLBACK, false);
         int servers = value(LOCAL_FALLBACK_SERVERS, 1, Integer::parseInt, "a whole number from 1 to 1000");
         if (servers < 1 || servers > 1000) {
             error(LOCAL_FALLBACK_SERVERS, Integer.toString(servers), "a whole number from 1 to 1000");
@@ -275,17 +275,12 @@ public final class SettingsReader {
         int before = errors.size();
         Set<String> refused = new TreeSet<>();
         Limit.Builder limit = policy(name, p, "", refused);
-        limit.key(value(p + "key", Key.ip(), Key::parse, Key.RULE))
-                .keyNormalization(value(
-                                p + "key-normalize",
-                                KeyNormalization.DEFAULT,
-                                KeyNormalization::parse,
-                                KeyNormalization.RULE)
-                        .api())
-                .failOpen(value(p + "fail-open", defaultFailOpen, SettingsReader::bool, "true or false"))
+        present(p + "key", Key::parse, Key.RULE).ifPresent(limit::key);
+        present(p + "key-normalize", KeyNormalization::parse, KeyNormalization.RULE)
+                .ifPresent(n -> limit.keyNormalization(n.api()));
+        limit.failOpen(flag(p + "fail-open", defaultFailOpen))
                 .shadow(value(p + "mode", modes.mode(), LimitMode::parse, "enforce or shadow") == LimitMode.SHADOW)
-                .localFallback(
-                        value(p + "local-fallback", modes.localFallback(), SettingsReader::bool, "true or false"));
+                .localFallback(flag(p + "local-fallback", modes.localFallback()));
         PropertySource settings = source;
         if (candidateNames.contains(name)) {
             source = LimitModes.candidateView(settings, name);
@@ -319,8 +314,7 @@ public final class SettingsReader {
                 .ifPresent(b::refillPeriod);
         read(p, shadow, "cost", SettingsReader::parseLong, LimitRules.costRule(null), refused)
                 .ifPresent(b::cost);
-        read(p, shadow, "persist", SettingsReader::bool, "true or false", refused)
-                .ifPresent(b::persist);
+        read(p, shadow, "persist", SettingsReader::bool, FLAG_RULE, refused).ifPresent(b::persist);
         return b;
     }
 
@@ -352,7 +346,7 @@ public final class SettingsReader {
     }
 
     private AdminSettings readAdmin() {
-        boolean enabled = value(ADMIN_ENABLED, false, SettingsReader::bool, "true or false");
+        boolean enabled = flag(ADMIN_ENABLED, false);
         String role = value(
                 ADMIN_ROLE,
                 AdminSettings.DEFAULT_ROLE,
@@ -381,9 +375,8 @@ public final class SettingsReader {
         String p = CONCURRENCY + name + ".";
         int before = errors.size();
         Set<String> refused = new TreeSet<>();
-        ConcurrencyLimit.Builder limit = ConcurrencyLimit.of(name)
-                .key(value(p + "key", Key.global(), Key::parse, Key.RULE))
-                .failOpen(value(p + "fail-open", defaultFailOpen, SettingsReader::bool, "true or false"));
+        ConcurrencyLimit.Builder limit = ConcurrencyLimit.of(name).failOpen(flag(p + "fail-open", defaultFailOpen));
+        present(p + "key", Key::parse, Key.RULE).ifPresent(limit::key);
         read(p, "", "max-in-flight", SettingsReader::parseLong, LimitRules.CAPACITY_FORM, refused)
                 .ifPresent(limit::maxInFlight);
         read(p, "", "lease", Durations::parse, LimitRules.LEASE_RULE, refused).ifPresent(limit::lease);
@@ -421,7 +414,7 @@ public final class SettingsReader {
         }
         Optional<ClientHeader> header = Optional.ofNullable(
                 value(HTTP_CLIENT_HEADER, null, ClientHeader::parse, "X-Forwarded-For or Forwarded"));
-        boolean allowWait = value(HTTP_ALLOW_WAIT, false, SettingsReader::bool, "true or false");
+        boolean allowWait = flag(HTTP_ALLOW_WAIT, false);
         return clientHeaderMatchesProxies(proxies, header)
                 ? new HttpSettings(global, proxies, header, prefix, allowWait)
                 : new HttpSettings(global, List.of(), Optional.empty(), prefix, allowWait);
@@ -498,7 +491,21 @@ public final class SettingsReader {
         return Long.parseLong(s.trim());
     }
 
-    private static boolean bool(String s) {
+    /** {@code name}'s value when set and valid; a bad value is reported. */
+    private <T> Optional<T> present(String name, Function<String, T> parse, String expected) {
+        return Optional.ofNullable(value(name, null, parse, expected));
+    }
+
+    /** What a flag takes. */
+    static final String FLAG_RULE = "true or false";
+
+    /** The flag {@code name}, {@code fallback} when unset or refused. */
+    private boolean flag(String name, boolean fallback) {
+        return value(name, fallback, SettingsReader::bool, FLAG_RULE);
+    }
+
+    /** {@code true} or {@code false}, any case: the one parser of a flag. */
+    static boolean bool(String s) {
         return switch (s.trim().toLowerCase(java.util.Locale.ROOT)) {
             case "true" -> true;
             case "false" -> false;

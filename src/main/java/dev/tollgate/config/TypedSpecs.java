@@ -1,16 +1,18 @@
 package dev.tollgate.config;
 
 import dev.tollgate.ConcurrencyLimit;
+import dev.tollgate.JobLock;
 import dev.tollgate.Limit;
 import dev.tollgate.LimitPolicy;
 import dev.tollgate.concurrency.ConcurrencySpec;
+import dev.tollgate.lock.LockSpec;
 import dev.tollgate.ratelimit.Algorithm;
 import dev.tollgate.ratelimit.KeyNormalization;
 import dev.tollgate.ratelimit.KeySpec;
 import dev.tollgate.ratelimit.LimitMode;
 import dev.tollgate.ratelimit.LimitSpec;
 
-/** The engine's forms of the typed values: a {@link Limit}'s {@link LimitSpec}, a {@link ConcurrencyLimit}'s spec. */
+/** The engine's forms of the typed values: a {@link Limit}'s {@link LimitSpec}, a {@link ConcurrencyLimit}'s and a {@link JobLock}'s spec. */
 public final class TypedSpecs {
 
     private TypedSpecs() {}
@@ -47,6 +49,11 @@ public final class TypedSpecs {
     public static ConcurrencySpec concurrency(ConcurrencyLimit limit) {
         return new ConcurrencySpec(
                 limit.name(), limit.maxInFlight(), KeySpec.of(limit.key()), limit.lease(), limit.failOpen());
+    }
+
+    /** {@code lock} as the engine holds it. */
+    public static LockSpec lock(JobLock lock) {
+        return new LockSpec(lock.name(), lock.ttl(), lock.atLeast(), lock.keepAlive());
     }
 
     private static LimitPolicy policy(Limit l) {
