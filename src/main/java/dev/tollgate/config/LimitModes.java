@@ -8,8 +8,7 @@ import java.util.Optional;
 final class LimitModes {
 
     /** Settings a candidate may give ({@code tollgate.limits.<name>.shadow.<setting>}): its policy, not whose or how. */
-    static final java.util.Set<String> CANDIDATE_SETTINGS =
-            java.util.Set.of("algorithm", "capacity", "refill-tokens", "refill-period", "cost", "persist");
+    static final java.util.Set<String> CANDIDATE_SETTINGS = Setting.names(Setting.Scope.CANDIDATE);
 
     private LimitModes() {}
 

@@ -36,52 +36,33 @@ import java.util.function.Function;
  */
 public final class SettingsReader {
 
-    public static final String REDIS_URL = "tollgate.redis.url";
-    public static final String REDIS_TIMEOUT = "tollgate.redis.timeout";
-    public static final String REDIS_POOL_SIZE = "tollgate.redis.pool-size";
-    public static final String REDIS_KEY_PREFIX = "tollgate.redis.key-prefix";
-    public static final String FAIL_OPEN = "tollgate.fail-open";
+    public static final String REDIS_URL = Setting.REDIS_URL.property();
+    public static final String REDIS_TIMEOUT = Setting.REDIS_TIMEOUT.property();
+    public static final String REDIS_POOL_SIZE = Setting.REDIS_POOL_SIZE.property();
+    public static final String REDIS_KEY_PREFIX = Setting.REDIS_KEY_PREFIX.property();
+    public static final String FAIL_OPEN = Setting.FAIL_OPEN.property();
     public static final String LIMITS = "tollgate.limits.";
-    public static final String HTTP_LIMITS = "tollgate.http.limits";
-    public static final String HTTP_TRUSTED_PROXIES = "tollgate.http.trusted-proxies";
-    public static final String HTTP_IPV6_PREFIX = "tollgate.http.ipv6-prefix";
-    public static final String HTTP_CLIENT_HEADER = "tollgate.http.client-header";
-    public static final String HTTP_ALLOW_WAIT = "tollgate.http.allow-wait";
+    public static final String HTTP_LIMITS = Setting.HTTP_LIMITS.property();
+    public static final String HTTP_TRUSTED_PROXIES = Setting.HTTP_TRUSTED_PROXIES.property();
+    public static final String HTTP_IPV6_PREFIX = Setting.HTTP_IPV6_PREFIX.property();
+    public static final String HTTP_CLIENT_HEADER = Setting.HTTP_CLIENT_HEADER.property();
+    public static final String HTTP_ALLOW_WAIT = Setting.HTTP_ALLOW_WAIT.property();
     public static final String LOCKS = "tollgate.locks.";
     public static final String CONCURRENCY = "tollgate.concurrency.";
-    public static final String MODE = "tollgate.mode";
-    public static final String LOCAL_FALLBACK = "tollgate.local-fallback";
-    public static final String LOCAL_FALLBACK_SERVERS = "tollgate.local-fallback-servers";
-    public static final String LOCAL_DENIALS = "tollgate.local-denials";
-    public static final String ADMIN_ENABLED = "tollgate.admin.enabled";
-    public static final String ADMIN_ROLE = "tollgate.admin.role";
-    public static final String CONFIG_FILE = "tollgate.config.file";
-    public static final String CONFIG_INTERVAL = "tollgate.config.interval";
-    public static final String LOCK_HOLDER = "tollgate.lock-holder";
+    public static final String MODE = Setting.MODE.property();
+    public static final String LOCAL_FALLBACK = Setting.LOCAL_FALLBACK.property();
+    public static final String LOCAL_FALLBACK_SERVERS = Setting.LOCAL_FALLBACK_SERVERS.property();
+    public static final String LOCAL_DENIALS = Setting.LOCAL_DENIALS.property();
+    public static final String ADMIN_ENABLED = Setting.ADMIN_ENABLED.property();
+    public static final String ADMIN_ROLE = Setting.ADMIN_ROLE.property();
+    public static final String CONFIG_FILE = Setting.CONFIG_FILE.property();
+    public static final String CONFIG_INTERVAL = Setting.CONFIG_INTERVAL.property();
+    public static final String LOCK_HOLDER = Setting.LOCK_HOLDER.property();
     /** A limit's shadow candidate: {@code tollgate.limits.<name>.shadow.<setting>}. */
     public static final String SHADOW = "shadow.";
 
-    /** Every setting that is not per limit or per lock: any other {@code tollgate.*} name is refused. */
-    static final Set<String> GLOBAL = Set.of(
-            REDIS_URL,
-            REDIS_TIMEOUT,
-            REDIS_POOL_SIZE,
-            REDIS_KEY_PREFIX,
-            FAIL_OPEN,
-            HTTP_LIMITS,
-            HTTP_TRUSTED_PROXIES,
-            HTTP_IPV6_PREFIX,
-            HTTP_CLIENT_HEADER,
-            HTTP_ALLOW_WAIT,
-            MODE,
-            LOCAL_FALLBACK,
-            LOCAL_FALLBACK_SERVERS,
-            LOCAL_DENIALS,
-            ADMIN_ENABLED,
-            ADMIN_ROLE,
-            CONFIG_FILE,
-            CONFIG_INTERVAL,
-            LOCK_HOLDER);
+    /** Every setting that is not per limit or per lock ({@link Setting}): any other {@code tollgate.*} name is refused. */
+    static final Set<String> GLOBAL = Setting.names(Setting.Scope.GLOBAL);
 
     static final Duration DEFAULT_TIMEOUT = Duration.ofMillis(GuardSettings.DEFAULT_BUDGET_MILLIS);
     static final int DEFAULT_POOL_SIZE = GuardSettings.DEFAULT_WORKERS;
