@@ -160,7 +160,7 @@ public final class SettingsReader {
         reload = new ReloadSettings(Optional.of(path), interval);
     }
 
-    private static final String INTERVAL_RULE = "a duration from 100ms to 1h such as 5s";
+    private static final String INTERVAL_RULE = Setting.CONFIG_INTERVAL.rule();
 
     /** Every setting, with each bad value's default in its place; {@link #errors} lists what was bad. */
     private TollgateSettings readAll() {
@@ -169,9 +169,9 @@ public final class SettingsReader {
                 .filter(s -> !s.isEmpty())
                 .flatMap(this::redisUrl);
         Duration budget = readBudget();
-        int pool = value(REDIS_POOL_SIZE, DEFAULT_POOL_SIZE, Integer::parseInt, "a whole number > 0");
+        int pool = value(REDIS_POOL_SIZE, DEFAULT_POOL_SIZE, Integer::parseInt, Setting.REDIS_POOL_SIZE.rule());
         if (pool < 1) {
-            error(REDIS_POOL_SIZE, Integer.toString(pool), "a whole number > 0");
+            error(REDIS_POOL_SIZE, Integer.toString(pool), Setting.REDIS_POOL_SIZE.rule());
             pool = DEFAULT_POOL_SIZE;
         }
         boolean failOpen = flag(FAIL_OPEN, true);
@@ -214,7 +214,7 @@ public final class SettingsReader {
     private Duration readBudget() {
         Duration budget = value(REDIS_TIMEOUT, DEFAULT_TIMEOUT, Durations::parse, "a duration >= 1ms such as 250ms");
         if (budget.toMillis() < 1 || budget.compareTo(Duration.ofMinutes(1)) > 0) {
-            error(REDIS_TIMEOUT, budget.toString(), "between 1ms and 1m");
+            error(REDIS_TIMEOUT, budget.toString(), Setting.REDIS_TIMEOUT.rule());
             return DEFAULT_TIMEOUT;
         }
         return budget;
@@ -222,11 +222,11 @@ public final class SettingsReader {
 
     /** The global mode and local fallback, which each limit may set for itself. */
     private LimitModes.Defaults readModes() {
-        LimitMode mode = value(MODE, LimitMode.ENFORCE, LimitMode::parse, "enforce or shadow");
+        LimitMode mode = value(MODE, LimitMode.ENFORCE, LimitMode::parse, Setting.MODE.rule());
         boolean fallback = flag(LOCAL_FALLBACK, false);
-        int servers = value(LOCAL_FALLBACK_SERVERS, 1, Integer::parseInt, "a whole number from 1 to 1000");
+        int servers = value(LOCAL_FALLBACK_SERVERS, 1, Integer::parseInt, Setting.LOCAL_FALLBACK_SERVERS.rule());
         if (servers < 1 || servers > 1000) {
-            error(LOCAL_FALLBACK_SERVERS, Integer.toString(servers), "a whole number from 1 to 1000");
+            error(LOCAL_FALLBACK_SERVERS, Integer.toString(servers), Setting.LOCAL_FALLBACK_SERVERS.rule());
             servers = 1;
         }
         return new LimitModes.Defaults(mode, fallback, servers);
@@ -260,7 +260,7 @@ public final class SettingsReader {
         present(p + "key-normalize", KeyNormalization::parse, KeyNormalization.RULE)
                 .ifPresent(n -> limit.keyNormalization(n.api()));
         limit.failOpen(flag(p + "fail-open", defaultFailOpen))
-                .shadow(value(p + "mode", modes.mode(), LimitMode::parse, "enforce or shadow") == LimitMode.SHADOW)
+                .shadow(value(p + "mode", modes.mode(), LimitMode::parse, Setting.MODE.rule()) == LimitMode.SHADOW)
                 .localFallback(flag(p + "local-fallback", modes.localFallback()));
         PropertySource settings = source;
         if (candidateNames.contains(name)) {
@@ -341,7 +341,7 @@ public final class SettingsReader {
         return new AdminSettings(enabled, role);
     }
 
-    private static final String DENIALS_RULE = "a whole number from 0 (off) to 10000000";
+    private static final String DENIALS_RULE = Setting.LOCAL_DENIALS.rule();
 
     /** The concurrency limits {@link SettingNames} found (properties and environment variables), read. */
     private Map<String, ConcurrencySpec> readConcurrency(boolean defaultFailOpen) {
@@ -388,13 +388,13 @@ public final class SettingsReader {
                 error(HTTP_TRUSTED_PROXIES, entry, e.getMessage());
             }
         }
-        int prefix = value(HTTP_IPV6_PREFIX, 64, Integer::parseInt, "a whole number from 1 to 128");
+        int prefix = value(HTTP_IPV6_PREFIX, 64, Integer::parseInt, Setting.HTTP_IPV6_PREFIX.rule());
         if (prefix < 1 || prefix > 128) {
-            error(HTTP_IPV6_PREFIX, Integer.toString(prefix), "a whole number from 1 to 128");
+            error(HTTP_IPV6_PREFIX, Integer.toString(prefix), Setting.HTTP_IPV6_PREFIX.rule());
             prefix = 64;
         }
         Optional<ClientHeader> header = Optional.ofNullable(
-                value(HTTP_CLIENT_HEADER, null, ClientHeader::parse, "X-Forwarded-For or Forwarded"));
+                value(HTTP_CLIENT_HEADER, null, ClientHeader::parse, Setting.HTTP_CLIENT_HEADER.rule()));
         boolean allowWait = flag(HTTP_ALLOW_WAIT, false);
         return clientHeaderMatchesProxies(proxies, header)
                 ? new HttpSettings(global, proxies, header, prefix, allowWait)
