@@ -17,17 +17,14 @@ import java.time.Duration;
 public record ClientOverride(long capacity, long refillTokens, Duration refillPeriod) {
 
     public ClientOverride {
-        if (capacity < 1 || capacity > LimitPolicy.MAX_COUNT) {
-            throw new IllegalArgumentException("capacity must be from 1 to 2^53, but was " + capacity);
+        if (refillPeriod == null) {
+            throw new IllegalArgumentException("refillPeriod must not be null");
         }
-        if (refillTokens < 0 || refillTokens > LimitPolicy.MAX_COUNT) {
-            throw new IllegalArgumentException("refillTokens must be from 0 to 2^53, but was " + refillTokens);
-        }
-        if (refillPeriod == null
-                || refillPeriod.compareTo(Duration.ofMillis(1)) < 0
-                || refillPeriod.compareTo(LimitPolicy.MAX_PERIOD) > 0) {
+        java.util.List<ConfigProblem> problems =
+                LimitRules.check(null, capacity, refillTokens, refillPeriod, null, null);
+        if (!problems.isEmpty()) {
             throw new IllegalArgumentException(
-                    "refillPeriod must be from 1ms to 36525 days (100 years), but was " + refillPeriod);
+                    String.join("; ", problems.stream().map(p -> p.describe("")).toList()));
         }
     }
 

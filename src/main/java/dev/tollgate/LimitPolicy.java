@@ -2,7 +2,7 @@ package dev.tollgate;
 
 import java.math.BigInteger;
 import java.time.Duration;
-import java.util.regex.Pattern;
+import java.util.List;
 
 /**
  * One named limit: a token bucket of {@code capacity} tokens that gains {@code refillTokens} every
@@ -21,30 +21,24 @@ import java.util.regex.Pattern;
  */
 public record LimitPolicy(String name, long capacity, long refillTokens, Duration refillPeriod, long cost) {
 
-    /** The largest capacity or refill: 2^53, the last whole number a double (Lua's only number) holds exactly. */
-    public static final long MAX_COUNT = 1L << 53;
+    /** The largest capacity or refill: 2^53 ({@link LimitRules#MAX_COUNT}). */
+    public static final long MAX_COUNT = LimitRules.MAX_COUNT;
 
-    /** The longest refill period or window: 36525 days, 100 years; in microseconds it stays below 2^53. */
-    public static final Duration MAX_PERIOD = Duration.ofDays(36_525);
-
-    private static final Pattern NAME = Pattern.compile("[A-Za-z0-9_-]{1,64}");
+    /** The longest refill period or window: 100 years ({@link LimitRules#MAX_PERIOD}). */
+    public static final Duration MAX_PERIOD = LimitRules.MAX_PERIOD;
 
     public LimitPolicy {
-        if (name == null || !NAME.matcher(name).matches()) {
-            throw new IllegalArgumentException("name must be 1-64 letters, digits, '_' or '-', but was '" + name + "'");
+        if (!LimitRules.isName(name)) {
+            throw new IllegalArgumentException("name must be " + LimitRules.NAME_RULE + ", but was '" + name + "'");
         }
-        require(capacity > 0 && capacity <= MAX_COUNT, name, "capacity", capacity, "from 1 to 2^53");
-        require(refillTokens >= 0 && refillTokens <= MAX_COUNT, name, "refillTokens", refillTokens, "from 0 to 2^53");
-        if (refillPeriod == null
-                || refillPeriod.compareTo(Duration.ofMillis(1)) < 0
-                || refillPeriod.compareTo(MAX_PERIOD) > 0) {
-            throw new IllegalArgumentException("limit '" + name
-                    + "': refillPeriod must be from 1ms to 36525 days (100 years), but was " + refillPeriod);
+        if (refillPeriod == null) {
+            throw new IllegalArgumentException("limit '" + name + "': refillPeriod must not be null");
         }
-        require(cost >= 1, name, "cost", cost, ">= 1");
-        if (cost > capacity) {
-            throw new IllegalArgumentException("limit '" + name + "': cost must be <= capacity (" + capacity
-                    + "), but was " + cost + ": a call costing more than the bucket holds could never pass");
+        List<ConfigProblem> problems = LimitRules.check(null, capacity, refillTokens, refillPeriod, cost, null);
+        if (!problems.isEmpty()) {
+            throw new IllegalArgumentException("limit '" + name + "': "
+                    + String.join(
+                            "; ", problems.stream().map(p -> p.describe("")).toList()));
         }
     }
 
@@ -70,7 +64,11 @@ public record LimitPolicy(String name, long capacity, long refillTokens, Duratio
 
     /** {@code refillPeriod} in whole microseconds (at least 1), as the stores count time. */
     public long refillPeriodMicros() {
-        return Math.max(1, refillPeriod.toNanos() / 1000);
+        return micros(refillPeriod);
+    }
+
+    private static long micros(Duration d) {
+        return Math.max(1, d.toNanos() / 1000);
     }
 
     /**
@@ -79,10 +77,12 @@ public record LimitPolicy(String name, long capacity, long refillTokens, Duratio
      * never refills.
      */
     public Duration refillFromEmpty() {
-        if (!refills()) {
-            return null;
-        }
-        long period = refillPeriodMicros();
+        return refills() ? refillFromEmpty(capacity, refillTokens, refillPeriod) : null;
+    }
+
+    /** {@link #refillFromEmpty()} of a bucket of these values; {@code refillTokens} &gt; 0. */
+    static Duration refillFromEmpty(long capacity, long refillTokens, Duration refillPeriod) {
+        long period = micros(refillPeriod);
         long product = capacity * period;
         if (Math.multiplyHigh(capacity, period) == 0 && product >= 0) {
             return ofMicros(Math.floorDiv(product, refillTokens) + (product % refillTokens == 0 ? 0 : 1));
@@ -106,12 +106,5 @@ public record LimitPolicy(String name, long capacity, long refillTokens, Duratio
             return 0;
         }
         return d.getNano() == 0 ? d.getSeconds() : d.getSeconds() + 1;
-    }
-
-    private static void require(boolean ok, String name, String field, long value, String rule) {
-        if (!ok) {
-            throw new IllegalArgumentException(
-                    "limit '" + name + "': " + field + " must be " + rule + ", but was " + value);
-        }
     }
 }

@@ -1,7 +1,10 @@
 package dev.tollgate.concurrency;
 
+import dev.tollgate.ConfigProblem;
+import dev.tollgate.LimitRules;
 import dev.tollgate.ratelimit.KeySpec;
 import java.time.Duration;
+import java.util.List;
 import java.util.regex.Pattern;
 
 /**
@@ -9,34 +12,32 @@ import java.util.regex.Pattern;
  * server sharing the store.
  *
  * @param name letters, digits, {@code _ -}, at most 64 characters; used in keys, metrics and logs
- * @param maxInFlight how many calls per key may run at once; &gt; 0
+ * @param maxInFlight how many calls per key may run at once ({@link LimitRules#MAX_IN_FLIGHT_RULE})
  * @param key whose calls are counted together
  * @param lease how long a slot outlives its server: a running call renews its lease every lease/3, so
- *     a server that dies frees its slots at most this long after; at least 100 ms
+ *     a server that dies frees its slots at most this long after ({@link LimitRules#LEASE_RULE})
  * @param failOpen the decision when the store cannot be asked: admit ({@code true}) or refuse
  */
 public record ConcurrencySpec(String name, long maxInFlight, KeySpec key, Duration lease, boolean failOpen) {
 
-    /** What a concurrency limit's name may be. */
-    public static final Pattern NAME = Pattern.compile("[A-Za-z0-9_-]{1,64}");
+    /** What a concurrency limit's name may be ({@link LimitRules#NAME}). */
+    public static final Pattern NAME = LimitRules.NAME;
 
-    /** The shortest lease: a third of it is how often running calls renew theirs. */
-    public static final Duration MIN_LEASE = Duration.ofMillis(100);
+    /** The shortest lease ({@link LimitRules#MIN_LEASE}): a third of it is how often running calls renew theirs. */
+    public static final Duration MIN_LEASE = LimitRules.MIN_LEASE;
 
     public ConcurrencySpec {
-        if (name == null || !NAME.matcher(name).matches()) {
-            throw new IllegalArgumentException("name must be 1-64 letters, digits, '_' or '-', but was '" + name + "'");
+        if (!LimitRules.isName(name)) {
+            throw new IllegalArgumentException("name must be " + LimitRules.NAME_RULE + ", but was '" + name + "'");
         }
-        if (maxInFlight < 1) {
-            throw new IllegalArgumentException(
-                    "concurrency limit '" + name + "': maxInFlight must be > 0, but was " + maxInFlight);
+        if (key == null || lease == null) {
+            throw new IllegalArgumentException("concurrency limit '" + name + "': key and lease must not be null");
         }
-        if (key == null) {
-            throw new IllegalArgumentException("concurrency limit '" + name + "': key must not be null");
-        }
-        if (lease == null || lease.compareTo(MIN_LEASE) < 0) {
-            throw new IllegalArgumentException(
-                    "concurrency limit '" + name + "': lease must be at least 100ms, but was " + lease);
+        List<ConfigProblem> problems = LimitRules.checkConcurrency(maxInFlight, lease);
+        if (!problems.isEmpty()) {
+            throw new IllegalArgumentException("concurrency limit '" + name + "': "
+                    + String.join(
+                            "; ", problems.stream().map(p -> p.describe("")).toList()));
         }
     }
 

@@ -1,17 +1,14 @@
 package dev.tollgate.config;
 
-import dev.tollgate.LimitPolicy;
 import dev.tollgate.ratelimit.Algorithm;
 import dev.tollgate.ratelimit.LimitMode;
-import dev.tollgate.ratelimit.LimitSpec;
 import java.util.Optional;
 
 /** How a limit operates beyond its policy: its mode, its shadow candidate, its local fallback. */
 final class LimitModes {
 
     /** Settings a candidate may give ({@code tollgate.limits.<name>.shadow.<setting>}): its policy, not whose or how. */
-    static final java.util.Set<String> CANDIDATE_SETTINGS =
-            java.util.Set.of("algorithm", "capacity", "refill-tokens", "refill-period", "cost", "persist");
+    static final java.util.Set<String> CANDIDATE_SETTINGS = Setting.names(Setting.Scope.CANDIDATE);
 
     private LimitModes() {}
 
@@ -54,10 +51,5 @@ final class LimitModes {
                 return source.names();
             }
         };
-    }
-
-    /** This server's share of {@code limit} while it decides alone ({@link LimitSpec#localShare}). */
-    static LimitPolicy localShare(LimitSpec limit, int servers) {
-        return LimitSpec.localShare(limit.policy(), limit.algorithm(), servers);
     }
 }

@@ -1,5 +1,7 @@
 package dev.tollgate.config;
 
+import dev.tollgate.ConfigProblem;
+import dev.tollgate.JobLock;
 import dev.tollgate.OncePerCluster;
 import dev.tollgate.TollgateConfigException;
 import dev.tollgate.core.Durations;
@@ -7,8 +9,11 @@ import dev.tollgate.lock.LockNames;
 import dev.tollgate.lock.LockSpec;
 import java.lang.reflect.Method;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
 
 /**
  * The one reader of {@link OncePerCluster}: turns it, on a method or its bean class, into a {@link LockSpec}, applying the overrides
@@ -37,7 +42,10 @@ public final class LockSpecs {
                 .toList();
     }
 
-    /** The spec of {@code method} run once per cluster under {@code annotation}. */
+    /**
+     * The spec of {@code method} run once per cluster under {@code annotation}: the annotation and its
+     * overrides read onto {@link JobLock}'s builder. Every problem of the job is reported together.
+     */
     public LockSpec of(OncePerCluster annotation, Method method) {
         String where = method.getDeclaringClass().getName() + "." + method.getName();
         if (method.getReturnType() != void.class) {
@@ -52,57 +60,92 @@ public final class LockSpecs {
         } catch (IllegalArgumentException e) {
             throw new TollgateConfigException("@OncePerCluster on " + where + ": " + e.getMessage(), e);
         }
-        Duration ttl = duration(name, "ttl", annotation.ttl(), where);
-        Duration atLeast = duration(name, "at-least", annotation.atLeast(), where);
-        boolean keepAlive = keepAlive(name, annotation.keepAlive());
-        try {
-            return new LockSpec(name, ttl, atLeast, keepAlive);
-        } catch (IllegalArgumentException e) {
-            throw new TollgateConfigException("@OncePerCluster on " + where + ": " + e.getMessage(), e);
+        Job job = new Job(name, where, new ArrayList<>());
+        JobLock.Builder lock = JobLock.of(name);
+        job.duration("ttl", annotation.ttl()).ifPresent(lock::ttl);
+        job.duration("at-least", annotation.atLeast()).ifPresent(lock::atLeast);
+        lock.keepAlive(job.keepAlive(annotation.keepAlive()));
+        for (ConfigProblem p : lock.problems()) {
+            if (!job.refused.contains(p.settings().get(0))) {
+                job.problem(
+                        p.settings().get(0), annotated(annotation, p.settings().get(0)), p.why());
+            }
         }
+        if (job.problems.size() == 1) {
+            throw job.problems.get(0);
+        }
+        if (!job.problems.isEmpty()) {
+            throw TollgateConfigException.of(
+                    job.problems.stream().flatMap(e -> e.problems().stream()).toList());
+        }
+        return TypedSpecs.lock(lock.build());
     }
 
-    private boolean keepAlive(String lock, boolean annotated) {
-        String property = "tollgate.locks." + lock + ".keep-alive";
-        Optional<String> configured = config.get(property).map(String::trim);
-        if (configured.isEmpty()) {
-            return annotated;
-        }
-        return switch (configured.get().toLowerCase(java.util.Locale.ROOT)) {
-            case "true" -> true;
-            case "false" -> false;
-            default -> throw TollgateConfigException.invalid(property, configured.get(), "expected true or false");
-        };
+    private static String annotated(OncePerCluster annotation, String field) {
+        return field.equals("ttl") ? annotation.ttl() : annotation.atLeast();
     }
 
-    private Duration duration(String lock, String field, String annotated, String where) {
-        String property = "tollgate.locks." + lock + "." + field;
-        Optional<String> configured = config.get(property);
-        String value = configured.orElse(annotated);
-        if (value.isBlank()) {
-            throw new TollgateConfigException("@OncePerCluster on " + where + " has no " + field
-                    + ": give it in the annotation or as " + property);
-        }
-        Duration d;
-        try {
-            d = Durations.parse(value);
-        } catch (IllegalArgumentException e) {
-            throw invalid(configured.isPresent(), property, field, value, where, e.getMessage());
-        }
-        boolean ttl = field.equals("ttl");
-        if (d.isNegative() || (ttl && d.isZero())) {
-            throw invalid(configured.isPresent(), property, field, value, where, ttl ? "must be > 0" : "must be >= 0");
-        }
-        return d;
-    }
+    /** One job's lock while it is read: each problem names the property, or the annotation, that gave the value. */
+    private final class Job {
+        private final String name;
+        private final String where;
+        private final List<TollgateConfigException> problems;
+        private final Set<String> refused = new TreeSet<>();
 
-    private static TollgateConfigException invalid(
-            boolean fromConfig, String property, String field, String value, String where, String expected) {
-        if (fromConfig) {
-            return TollgateConfigException.invalid(property, value, expected);
+        Job(String name, String where, List<TollgateConfigException> problems) {
+            this.name = name;
+            this.where = where;
+            this.problems = problems;
         }
-        String member = field.equals("ttl") ? "ttl" : "atLeast";
-        return new TollgateConfigException(
-                "@OncePerCluster(" + member + " = \"" + value + "\") on " + where + ": " + expected);
+
+        private String property(String field) {
+            return SettingsReader.LOCKS + name + "." + field;
+        }
+
+        boolean keepAlive(boolean annotated) {
+            String property = property("keep-alive");
+            Optional<String> configured = config.get(property).map(String::trim);
+            if (configured.isEmpty()) {
+                return annotated;
+            }
+            try {
+                return SettingsReader.bool(configured.get());
+            } catch (IllegalArgumentException e) {
+                problems.add(TollgateConfigException.invalid(
+                        property, configured.get(), "expected " + SettingsReader.FLAG_RULE));
+                return annotated;
+            }
+        }
+
+        Optional<Duration> duration(String field, String annotated) {
+            Optional<String> configured = config.get(property(field));
+            String value = configured.orElse(annotated);
+            if (value.isBlank()) {
+                problems.add(new TollgateConfigException("@OncePerCluster on " + where + " has no " + field
+                        + ": give it in the annotation or as " + property(field)));
+                refused.add(field);
+                return Optional.empty();
+            }
+            try {
+                return Optional.of(Durations.parse(value));
+            } catch (IllegalArgumentException e) {
+                problem(field, annotated, e.getMessage());
+                refused.add(field);
+                return Optional.empty();
+            }
+        }
+
+        /** {@code why} for {@code field}: its property's value when configured, else the annotation's. */
+        void problem(String field, String annotated, String why) {
+            String property = property(field);
+            Optional<String> configured = config.get(property);
+            if (configured.isPresent()) {
+                problems.add(TollgateConfigException.invalid(property, configured.get(), why));
+            } else {
+                String member = field.equals("ttl") ? "ttl" : "atLeast";
+                problems.add(new TollgateConfigException(
+                        "@OncePerCluster(" + member + " = \"" + annotated + "\") on " + where + ": " + why));
+            }
+        }
     }
 }

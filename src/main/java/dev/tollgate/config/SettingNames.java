@@ -32,22 +32,9 @@ import java.util.regex.Pattern;
  */
 final class SettingNames {
 
-    static final Set<String> LIMIT_SETTINGS = Set.of(
-            "algorithm",
-            "capacity",
-            "refill-tokens",
-            "refill-period",
-            "cost",
-            "key",
-            "key-normalize",
-            "fail-open",
-            "persist",
-            "mode",
-            "local-fallback",
-            "plans",
-            "plan-resolver");
-    static final Set<String> LOCK_SETTINGS = Set.of("ttl", "at-least", "keep-alive");
-    static final Set<String> CONCURRENCY_SETTINGS = Set.of("max-in-flight", "key", "lease", "fail-open");
+    static final Set<String> LIMIT_SETTINGS = Setting.names(Setting.Scope.LIMIT, Setting.Scope.CANDIDATE);
+    static final Set<String> LOCK_SETTINGS = Setting.names(Setting.Scope.LOCK);
+    static final Set<String> CONCURRENCY_SETTINGS = Setting.names(Setting.Scope.CONCURRENCY);
 
     private static final String PREFIX = "tollgate.";
     private static final String ENV_PREFIX = "TOLLGATE_";

@@ -1,6 +1,10 @@
 package dev.tollgate.config;
 
-import dev.tollgate.LimitPolicy;
+import dev.tollgate.ConcurrencyLimit;
+import dev.tollgate.ConfigProblem;
+import dev.tollgate.Key;
+import dev.tollgate.Limit;
+import dev.tollgate.LimitRules;
 import dev.tollgate.TollgateConfigException;
 import dev.tollgate.concurrency.ConcurrencySpec;
 import dev.tollgate.core.Durations;
@@ -10,7 +14,6 @@ import dev.tollgate.http.ClientHeader;
 import dev.tollgate.lock.LockNames;
 import dev.tollgate.ratelimit.Algorithm;
 import dev.tollgate.ratelimit.KeyNormalization;
-import dev.tollgate.ratelimit.KeySpec;
 import dev.tollgate.ratelimit.LimitMode;
 import dev.tollgate.ratelimit.LimitSpec;
 import dev.tollgate.ratelimit.Plans;
@@ -33,60 +36,38 @@ import java.util.function.Function;
  */
 public final class SettingsReader {
 
-    public static final String REDIS_URL = "tollgate.redis.url";
-    public static final String REDIS_TIMEOUT = "tollgate.redis.timeout";
-    public static final String REDIS_POOL_SIZE = "tollgate.redis.pool-size";
-    public static final String REDIS_KEY_PREFIX = "tollgate.redis.key-prefix";
-    public static final String BREAKER_FAILURES = "tollgate.breaker.failures";
-    public static final String BREAKER_DELAY = "tollgate.breaker.delay";
-    public static final String FAIL_OPEN = "tollgate.fail-open";
+    public static final String REDIS_URL = Setting.REDIS_URL.property();
+    public static final String REDIS_TIMEOUT = Setting.REDIS_TIMEOUT.property();
+    public static final String REDIS_POOL_SIZE = Setting.REDIS_POOL_SIZE.property();
+    public static final String REDIS_KEY_PREFIX = Setting.REDIS_KEY_PREFIX.property();
+    public static final String BREAKER_FAILURES = Setting.BREAKER_FAILURES.property();
+    public static final String BREAKER_DELAY = Setting.BREAKER_DELAY.property();
+    public static final String FAIL_OPEN = Setting.FAIL_OPEN.property();
     public static final String LIMITS = "tollgate.limits.";
-    public static final String HTTP_LIMITS = "tollgate.http.limits";
-    public static final String HTTP_TRUSTED_PROXIES = "tollgate.http.trusted-proxies";
-    public static final String HTTP_IPV6_PREFIX = "tollgate.http.ipv6-prefix";
-    public static final String HTTP_CLIENT_HEADER = "tollgate.http.client-header";
-    public static final String HTTP_ALLOW_WAIT = "tollgate.http.allow-wait";
+    public static final String HTTP_LIMITS = Setting.HTTP_LIMITS.property();
+    public static final String HTTP_TRUSTED_PROXIES = Setting.HTTP_TRUSTED_PROXIES.property();
+    public static final String HTTP_IPV6_PREFIX = Setting.HTTP_IPV6_PREFIX.property();
+    public static final String HTTP_CLIENT_HEADER = Setting.HTTP_CLIENT_HEADER.property();
+    public static final String HTTP_ALLOW_WAIT = Setting.HTTP_ALLOW_WAIT.property();
     public static final String LOCKS = "tollgate.locks.";
     public static final String CONCURRENCY = "tollgate.concurrency.";
-    public static final String MODE = "tollgate.mode";
-    public static final String LOCAL_FALLBACK = "tollgate.local-fallback";
-    public static final String LOCAL_FALLBACK_SERVERS = "tollgate.local-fallback-servers";
-    public static final String LOCAL_DENIALS = "tollgate.local-denials";
-    public static final String ADMIN_ENABLED = "tollgate.admin.enabled";
-    public static final String ADMIN_ROLE = "tollgate.admin.role";
-    public static final String CONFIG_FILE = "tollgate.config.file";
-    public static final String CONFIG_INTERVAL = "tollgate.config.interval";
-    public static final String LOCK_HOLDER = "tollgate.lock-holder";
+    public static final String MODE = Setting.MODE.property();
+    public static final String LOCAL_FALLBACK = Setting.LOCAL_FALLBACK.property();
+    public static final String LOCAL_FALLBACK_SERVERS = Setting.LOCAL_FALLBACK_SERVERS.property();
+    public static final String LOCAL_DENIALS = Setting.LOCAL_DENIALS.property();
+    public static final String ADMIN_ENABLED = Setting.ADMIN_ENABLED.property();
+    public static final String ADMIN_ROLE = Setting.ADMIN_ROLE.property();
+    public static final String CONFIG_FILE = Setting.CONFIG_FILE.property();
+    public static final String CONFIG_INTERVAL = Setting.CONFIG_INTERVAL.property();
+    public static final String LOCK_HOLDER = Setting.LOCK_HOLDER.property();
     /** A limit's shadow candidate: {@code tollgate.limits.<name>.shadow.<setting>}. */
     public static final String SHADOW = "shadow.";
 
-    /** Every setting that is not per limit or per lock: any other {@code tollgate.*} name is refused. */
-    static final Set<String> GLOBAL = Set.of(
-            REDIS_URL,
-            REDIS_TIMEOUT,
-            REDIS_POOL_SIZE,
-            REDIS_KEY_PREFIX,
-            BREAKER_FAILURES,
-            BREAKER_DELAY,
-            FAIL_OPEN,
-            HTTP_LIMITS,
-            HTTP_TRUSTED_PROXIES,
-            HTTP_IPV6_PREFIX,
-            HTTP_CLIENT_HEADER,
-            HTTP_ALLOW_WAIT,
-            MODE,
-            LOCAL_FALLBACK,
-            LOCAL_FALLBACK_SERVERS,
-            LOCAL_DENIALS,
-            ADMIN_ENABLED,
-            ADMIN_ROLE,
-            CONFIG_FILE,
-            CONFIG_INTERVAL,
-            LOCK_HOLDER);
+    /** Every setting that is not per limit or per lock ({@link Setting}): any other {@code tollgate.*} name is refused. */
+    static final Set<String> GLOBAL = Setting.names(Setting.Scope.GLOBAL);
 
     static final Duration DEFAULT_TIMEOUT = Duration.ofMillis(GuardSettings.DEFAULT_BUDGET_MILLIS);
     static final int DEFAULT_POOL_SIZE = GuardSettings.DEFAULT_WORKERS;
-    static final Duration DEFAULT_LEASE = Duration.ofSeconds(10);
     static final int DEFAULT_LOCAL_DENIALS = 10_000;
 
     private static final String REDIS_URL_FORMS = "redis://[user:password@]host:port[/db],"
@@ -181,7 +162,7 @@ public final class SettingsReader {
         reload = new ReloadSettings(Optional.of(path), interval);
     }
 
-    private static final String INTERVAL_RULE = "a duration from 100ms to 1h such as 5s";
+    private static final String INTERVAL_RULE = Setting.CONFIG_INTERVAL.rule();
 
     /** Every setting, with each bad value's default in its place; {@link #errors} lists what was bad. */
     private TollgateSettings readAll() {
@@ -190,12 +171,12 @@ public final class SettingsReader {
                 .filter(s -> !s.isEmpty())
                 .flatMap(this::redisUrl);
         Duration budget = readBudget();
-        int pool = value(REDIS_POOL_SIZE, DEFAULT_POOL_SIZE, Integer::parseInt, "a whole number > 0");
+        int pool = value(REDIS_POOL_SIZE, DEFAULT_POOL_SIZE, Integer::parseInt, Setting.REDIS_POOL_SIZE.rule());
         if (pool < 1) {
-            error(REDIS_POOL_SIZE, Integer.toString(pool), "a whole number > 0");
+            error(REDIS_POOL_SIZE, Integer.toString(pool), Setting.REDIS_POOL_SIZE.rule());
             pool = DEFAULT_POOL_SIZE;
         }
-        boolean failOpen = value(FAIL_OPEN, true, SettingsReader::bool, "true or false");
+        boolean failOpen = flag(FAIL_OPEN, true);
         Map<String, LimitSpec> limits = readLimits(failOpen, readModes());
         HttpSettings http = readHttp();
         Map<String, ConcurrencySpec> concurrency = readConcurrency(failOpen);
@@ -234,8 +215,8 @@ public final class SettingsReader {
         return r.readBreaker(GuardSettings.defaults(r.readBudget(), DEFAULT_POOL_SIZE));
     }
 
-    private static final String FAILURES_RULE = "a whole number from 1 to 1000";
-    private static final String DELAY_RULE = "a duration from 0ms to 10m such as 500ms";
+    static final String FAILURES_RULE = "a whole number from 1 to 1000";
+    static final String DELAY_RULE = "a duration from 0ms to 10m such as 500ms";
 
     /** {@code guard} with {@code tollgate.breaker.failures} and {@code .delay}, each bad one its default. */
     private GuardSettings readBreaker(GuardSettings guard) {
@@ -255,7 +236,7 @@ public final class SettingsReader {
     private Duration readBudget() {
         Duration budget = value(REDIS_TIMEOUT, DEFAULT_TIMEOUT, Durations::parse, "a duration >= 1ms such as 250ms");
         if (budget.toMillis() < 1 || budget.compareTo(Duration.ofMinutes(1)) > 0) {
-            error(REDIS_TIMEOUT, budget.toString(), "between 1ms and 1m");
+            error(REDIS_TIMEOUT, budget.toString(), Setting.REDIS_TIMEOUT.rule());
             return DEFAULT_TIMEOUT;
         }
         return budget;
@@ -263,11 +244,11 @@ public final class SettingsReader {
 
     /** The global mode and local fallback, which each limit may set for itself. */
     private LimitModes.Defaults readModes() {
-        LimitMode mode = value(MODE, LimitMode.ENFORCE, LimitMode::parse, "enforce or shadow");
-        boolean fallback = value(LOCAL_FALLBACK, false, SettingsReader::bool, "true or false");
-        int servers = value(LOCAL_FALLBACK_SERVERS, 1, Integer::parseInt, "a whole number from 1 to 1000");
+        LimitMode mode = value(MODE, LimitMode.ENFORCE, LimitMode::parse, Setting.MODE.rule());
+        boolean fallback = flag(LOCAL_FALLBACK, false);
+        int servers = value(LOCAL_FALLBACK_SERVERS, 1, Integer::parseInt, Setting.LOCAL_FALLBACK_SERVERS.rule());
         if (servers < 1 || servers > 1000) {
-            error(LOCAL_FALLBACK_SERVERS, Integer.toString(servers), "a whole number from 1 to 1000");
+            error(LOCAL_FALLBACK_SERVERS, Integer.toString(servers), Setting.LOCAL_FALLBACK_SERVERS.rule());
             servers = 1;
         }
         return new LimitModes.Defaults(mode, fallback, servers);
@@ -281,118 +262,94 @@ public final class SettingsReader {
         candidateNames.addAll(found.candidates());
         Map<String, LimitSpec> limits = new TreeMap<>();
         for (String name : limitNames) {
-            readLimit(name, defaultFailOpen).ifPresent(spec -> limits.put(name, withModes(spec, modes)));
+            readLimit(name, defaultFailOpen, modes)
+                    .ifPresent(limit -> limits.put(name, TypedSpecs.limit(limit, modes.servers())));
         }
         return limits;
     }
 
-    /** {@code spec} with its mode, local fallback and shadow candidate. */
-    private LimitSpec withModes(LimitSpec spec, LimitModes.Defaults modes) {
-        String p = LIMITS + spec.name() + ".";
-        LimitMode mode = value(p + "mode", modes.mode(), LimitMode::parse, "enforce or shadow");
-        boolean fallback = value(p + "local-fallback", modes.localFallback(), SettingsReader::bool, "true or false");
-        LimitSpec candidate = candidateNames.contains(spec.name()) ? readCandidate(spec) : null;
-        LimitPolicy share = LimitModes.localShare(spec, modes.servers());
-        return spec.withMode(mode)
-                .withCandidate(candidate)
-                .withLocalFallback(fallback ? share : null)
-                .withLoadShare(share);
-    }
-
     /**
-     * The candidate of {@code tollgate.limits.<name>.shadow.*}: every setting it does not give is the
-     * limit's own (when it counts by the same algorithm), so a candidate says only what it changes.
+     * The limit {@code tollgate.limits.<name>.*} gives, read onto {@link Limit}'s builder, whose rules say
+     * what is wrong; with its mode, local fallback and shadow candidate, whose settings it does not give
+     * are the limit's own when it counts by the same algorithm ({@link LimitModes#candidateView}).
      */
-    private LimitSpec readCandidate(LimitSpec primary) {
+    private Optional<Limit> readLimit(String name, boolean defaultFailOpen, LimitModes.Defaults modes) {
+        String p = LIMITS + name + ".";
+        int before = errors.size();
+        Set<String> refused = new TreeSet<>();
+        Limit.Builder limit = policy(name, p, "", refused);
+        present(p + "key", Key::parse, Key.RULE).ifPresent(limit::key);
+        present(p + "key-normalize", KeyNormalization::parse, KeyNormalization.RULE)
+                .ifPresent(n -> limit.keyNormalization(n.api()));
+        limit.failOpen(flag(p + "fail-open", defaultFailOpen))
+                .shadow(value(p + "mode", modes.mode(), LimitMode::parse, Setting.MODE.rule()) == LimitMode.SHADOW)
+                .localFallback(flag(p + "local-fallback", modes.localFallback()));
         PropertySource settings = source;
-        source = LimitModes.candidateView(settings, primary.name());
+        if (candidateNames.contains(name)) {
+            source = LimitModes.candidateView(settings, name);
+            limit.candidate(policy(name, p + SHADOW, SHADOW, refused));
+        }
         try {
-            return readLimit(primary.name(), LIMITS + primary.name() + "." + SHADOW, primary.failOpen())
-                    .map(c -> new LimitSpec(
-                            c.policy(),
-                            c.algorithm(),
-                            primary.key(),
-                            true,
-                            LimitMode.CANDIDATE,
-                            null,
-                            null,
-                            primary.keyNormalization(),
-                            null))
-                    .orElse(null);
+            for (ConfigProblem problem : limit.problems()) {
+                if (!refused.contains(problem.settings().get(0))) {
+                    errors.add(describe(p, problem));
+                }
+            }
         } finally {
             source = settings;
         }
+        return errors.size() > before ? Optional.empty() : Optional.of(limit.build());
     }
 
-    private Optional<LimitSpec> readLimit(String name, boolean defaultFailOpen) {
-        return readLimit(name, LIMITS + name + ".", defaultFailOpen);
+    /**
+     * The counting settings under {@code p} (a limit's, or its candidate's) on a builder; every value that
+     * does not parse is reported and its setting, under {@code shadow}, added to {@code refused}.
+     */
+    private Limit.Builder policy(String name, String p, String shadow, Set<String> refused) {
+        Algorithm algorithm = read(p, shadow, "algorithm", Algorithm::parse, ALGORITHM_RULE, refused)
+                .orElse(Algorithm.TOKEN_BUCKET);
+        Limit.Builder b = Limit.of(name, algorithm.api());
+        read(p, shadow, "capacity", SettingsReader::parseLong, LimitRules.CAPACITY_FORM, refused)
+                .ifPresent(b::capacity);
+        read(p, shadow, "refill-tokens", SettingsReader::parseLong, LimitRules.REFILL_TOKENS_FORM, refused)
+                .ifPresent(b::refillTokens);
+        read(p, shadow, "refill-period", Durations::parse, LimitRules.REFILL_PERIOD_RULE, refused)
+                .ifPresent(b::refillPeriod);
+        read(p, shadow, "cost", SettingsReader::parseLong, LimitRules.costRule(null), refused)
+                .ifPresent(b::cost);
+        read(p, shadow, "persist", SettingsReader::bool, FLAG_RULE, refused).ifPresent(b::persist);
+        return b;
     }
 
-    /** The limit whose settings start with {@code p}. */
-    private Optional<LimitSpec> readLimit(String name, String p, boolean defaultFailOpen) {
+    private static final String ALGORITHM_RULE = "token-bucket, fixed-window or sliding-window";
+
+    /** {@code p + setting}, parsed; empty when unset or refused (reported, and added to {@code refused}). */
+    private <T> Optional<T> read(
+            String p, String shadow, String setting, Function<String, T> parse, String form, Set<String> refused) {
         int before = errors.size();
-        Algorithm algorithm = value(
-                p + "algorithm",
-                Algorithm.TOKEN_BUCKET,
-                Algorithm::parse,
-                "token-bucket, fixed-window or sliding-window");
-        long maxCapacity = algorithm.largestCapacity();
-        Long capacity = inRange(
-                p + "capacity",
-                required(p + "capacity", SettingsReader::parseLong, "a whole number > 0"),
-                1,
-                maxCapacity,
-                capacityRule(algorithm));
-        Long refill = capacity;
-        if (algorithm == Algorithm.TOKEN_BUCKET) {
-            refill = inRange(
-                    p + "refill-tokens",
-                    required(p + "refill-tokens", SettingsReader::parseLong, "a whole number >= 0"),
-                    0,
-                    LimitPolicy.MAX_COUNT,
-                    "a whole number from 0 to 9007199254740992 (2^53)");
-        } else {
-            notForWindows(p, "refill-tokens", algorithm);
-        }
-        Duration period = value(p + "refill-period", Duration.ofSeconds(1), Durations::parse, PERIOD_RULE);
-        if (period.compareTo(Duration.ofMillis(1)) < 0 || period.compareTo(LimitPolicy.MAX_PERIOD) > 0) {
-            error(
-                    p + "refill-period",
-                    source.get(p + "refill-period").orElse("").trim(),
-                    PERIOD_RULE);
-            period = null;
-        }
-        Long cost = readCost(p, algorithm, capacity);
-        KeySpec key = value(
-                p + "key",
-                new KeySpec.Ip(),
-                KeySpec::parse,
-                "ip, principal, global, header:<Name> or a KeyResolver bean name");
-        KeyNormalization normalization =
-                value(p + "key-normalize", KeyNormalization.DEFAULT, KeyNormalization::parse, KeyNormalization.RULE);
-        boolean failOpen = value(p + "fail-open", defaultFailOpen, SettingsReader::bool, "true or false");
-        checkPersist(p, algorithm, refill);
+        Optional<T> v = Optional.ofNullable(value(p + setting, null, parse, form));
         if (errors.size() > before) {
-            return Optional.empty();
+            refused.add(shadow + setting);
         }
-        LimitPolicy policy = new LimitPolicy(name, capacity, refill, period, cost);
-        if (algorithm == Algorithm.TOKEN_BUCKET
-                && policy.refills()
-                && policy.refillFromEmpty().compareTo(LimitSpec.MAX_REFILL_FROM_EMPTY) > 0) {
-            errors.add(p + "capacity=" + capacity + ", " + p + "refill-tokens=" + refill + ", " + p
-                    + "refill-period="
-                    + source.get(p + "refill-period").map(String::trim).orElse(Durations.format(period))
-                    + " (an empty bucket refills in "
-                    + policy.refillFromEmpty().toDays() + " days; expected at most 100 years, the longest a"
-                    + " bucket's key may live: for a quota that never comes back use refill-tokens=0 with"
-                    + " persist=true)");
-            return Optional.empty();
+        return v;
+    }
+
+    /** {@code problem} under the property prefix {@code p}, each value as the properties wrote it. */
+    private String describe(String p, ConfigProblem problem) {
+        if (problem.settings().get(0).equals("name")) {
+            return p + "*: the name '" + problem.values().get(0) + "' must be " + LimitRules.NAME_RULE;
         }
-        return Optional.of(new LimitSpec(policy, algorithm, key, failOpen).withKeyNormalization(normalization));
+        List<String> values = new ArrayList<>();
+        for (int i = 0; i < problem.values().size(); i++) {
+            String given = problem.values().get(i);
+            values.add(
+                    source.get(p + problem.settings().get(i)).map(String::trim).orElse(given));
+        }
+        return new ConfigProblem(problem.settings(), values, problem.why()).describe(p);
     }
 
     private AdminSettings readAdmin() {
-        boolean enabled = value(ADMIN_ENABLED, false, SettingsReader::bool, "true or false");
+        boolean enabled = flag(ADMIN_ENABLED, false);
         String role = value(
                 ADMIN_ROLE,
                 AdminSettings.DEFAULT_ROLE,
@@ -406,84 +363,7 @@ public final class SettingsReader {
         return new AdminSettings(enabled, role);
     }
 
-    private static final String DENIALS_RULE = "a whole number from 0 (off) to 10000000";
-
-    private static final String PERIOD_RULE =
-            "a duration from 1ms to 36525d (100 years) such as 1s, 500ms, 1m, 1d or PT1S";
-
-    private Long readCost(String p, Algorithm algorithm, Long capacity) {
-        Long cost = value(p + "cost", 1L, SettingsReader::parseLong, "a whole number from 1 to the capacity");
-        if (algorithm == Algorithm.SLIDING_WINDOW && cost != null && cost > algorithm.largestCost()) {
-            error(
-                    p + "cost",
-                    Long.toString(cost),
-                    "a whole number from 1 to " + algorithm.largestCost() + " for a sliding-window limit: one"
-                            + " call adds one Redis entry per unit of cost while Redis runs nothing else");
-            return null;
-        }
-        return inRange(
-                p + "cost",
-                cost,
-                1,
-                capacity == null ? LimitPolicy.MAX_COUNT : capacity,
-                "a whole number from 1 to the capacity" + (capacity == null ? "" : " (" + capacity + ")")
-                        + ": a call costing more than the bucket holds could never pass");
-    }
-
-    private static String capacityRule(Algorithm algorithm) {
-        return algorithm == Algorithm.SLIDING_WINDOW
-                ? "a whole number from 1 to " + algorithm.largestCapacity() + " for a sliding-window limit: it"
-                        + " keeps one Redis entry"
-                        + " (about 127 bytes) per admitted call for a whole window; use token-bucket or"
-                        + " fixed-window for more"
-                : "a whole number from 1 to 9007199254740992 (2^53): beyond it Redis's scripts, which count"
-                        + " in doubles, stop counting";
-    }
-
-    /** {@code value} if within {@code [min, max]}; else an error naming the property, and null. */
-    private Long inRange(String property, Long value, long min, long max, String rule) {
-        if (value == null) {
-            return null;
-        }
-        if (value < min || value > max) {
-            error(property, Long.toString(value), rule);
-            return null;
-        }
-        return value;
-    }
-
-    private void notForWindows(String p, String setting, Algorithm algorithm) {
-        source.get(p + setting)
-                .ifPresent(v -> error(
-                        p + setting,
-                        v,
-                        "nothing: a " + algorithm.configName() + " limit admits capacity calls per refill-period; "
-                                + setting + " is for token-bucket"));
-    }
-
-    /**
-     * A quota that never refills keeps one key per client forever, so it must say so: {@code
-     * persist=true}, allowed on nothing else (every other limit's keys expire once forgetting them
-     * changes nothing).
-     */
-    private void checkPersist(String p, Algorithm algorithm, Long refill) {
-        boolean persist = value(p + "persist", false, SettingsReader::bool, "true or false");
-        boolean quota = algorithm == Algorithm.TOKEN_BUCKET && refill != null && refill == 0;
-        if (quota && !persist) {
-            problem(
-                    p + "refill-tokens",
-                    "0",
-                    "a quota that never refills keeps one Redis key per client forever: set " + p
-                            + "persist=true to accept that, or give it refill-tokens > 0, or use"
-                            + " algorithm=fixed-window for a quota per period");
-        } else if (persist && !quota) {
-            problem(
-                    p + "persist",
-                    source.get(p + "persist").orElse("").trim(),
-                    "only a token-bucket quota that never refills (refill-tokens=0) persists its keys;"
-                            + " every other limit's keys expire once forgetting them changes nothing");
-        }
-    }
+    private static final String DENIALS_RULE = Setting.LOCAL_DENIALS.rule();
 
     /** The concurrency limits {@link SettingNames} found (properties and environment variables), read. */
     private Map<String, ConcurrencySpec> readConcurrency(boolean defaultFailOpen) {
@@ -497,32 +377,19 @@ public final class SettingsReader {
     private Optional<ConcurrencySpec> readConcurrencyLimit(String name, boolean defaultFailOpen) {
         String p = CONCURRENCY + name + ".";
         int before = errors.size();
-        Long max = inRange(
-                p + "max-in-flight",
-                required(p + "max-in-flight", SettingsReader::parseLong, "a whole number > 0"),
-                1,
-                Integer.MAX_VALUE,
-                "a whole number from 1 to 2147483647");
-        KeySpec key = value(
-                p + "key",
-                new KeySpec.Global(),
-                KeySpec::parse,
-                "ip, principal, global, header:<Name> or a KeyResolver bean name");
-        Duration lease = value(p + "lease", DEFAULT_LEASE, Durations::parse, LEASE_RULE);
-        if (lease.compareTo(ConcurrencySpec.MIN_LEASE) < 0 || lease.compareTo(Duration.ofDays(1)) > 0) {
-            error(p + "lease", source.get(p + "lease").orElse("").trim(), LEASE_RULE);
+        Set<String> refused = new TreeSet<>();
+        ConcurrencyLimit.Builder limit = ConcurrencyLimit.of(name).failOpen(flag(p + "fail-open", defaultFailOpen));
+        present(p + "key", Key::parse, Key.RULE).ifPresent(limit::key);
+        read(p, "", "max-in-flight", SettingsReader::parseLong, LimitRules.CAPACITY_FORM, refused)
+                .ifPresent(limit::maxInFlight);
+        read(p, "", "lease", Durations::parse, LimitRules.LEASE_RULE, refused).ifPresent(limit::lease);
+        for (ConfigProblem problem : limit.problems()) {
+            if (!refused.contains(problem.settings().get(0))) {
+                errors.add(describe(p, problem));
+            }
         }
-        boolean failOpen = value(p + "fail-open", defaultFailOpen, SettingsReader::bool, "true or false");
-        if (!ConcurrencySpec.NAME.matcher(name).matches()) {
-            errors.add(p + "*: the name '" + name + "' must be 1-64 letters, digits, '_' or '-'");
-        }
-        if (errors.size() > before) {
-            return Optional.empty();
-        }
-        return Optional.of(new ConcurrencySpec(name, max, key, lease, failOpen));
+        return errors.size() > before ? Optional.empty() : Optional.of(TypedSpecs.concurrency(limit.build()));
     }
-
-    private static final String LEASE_RULE = "a duration from 100ms to 1d such as 10s";
 
     /** Names a limit that is not defined at all; one that is defined badly is reported on its own. */
     private HttpSettings readHttp() {
@@ -543,14 +410,14 @@ public final class SettingsReader {
                 error(HTTP_TRUSTED_PROXIES, entry, e.getMessage());
             }
         }
-        int prefix = value(HTTP_IPV6_PREFIX, 64, Integer::parseInt, "a whole number from 1 to 128");
+        int prefix = value(HTTP_IPV6_PREFIX, 64, Integer::parseInt, Setting.HTTP_IPV6_PREFIX.rule());
         if (prefix < 1 || prefix > 128) {
-            error(HTTP_IPV6_PREFIX, Integer.toString(prefix), "a whole number from 1 to 128");
+            error(HTTP_IPV6_PREFIX, Integer.toString(prefix), Setting.HTTP_IPV6_PREFIX.rule());
             prefix = 64;
         }
         Optional<ClientHeader> header = Optional.ofNullable(
-                value(HTTP_CLIENT_HEADER, null, ClientHeader::parse, "X-Forwarded-For or Forwarded"));
-        boolean allowWait = value(HTTP_ALLOW_WAIT, false, SettingsReader::bool, "true or false");
+                value(HTTP_CLIENT_HEADER, null, ClientHeader::parse, Setting.HTTP_CLIENT_HEADER.rule()));
+        boolean allowWait = flag(HTTP_ALLOW_WAIT, false);
         return clientHeaderMatchesProxies(proxies, header)
                 ? new HttpSettings(global, proxies, header, prefix, allowWait)
                 : new HttpSettings(global, List.of(), Optional.empty(), prefix, allowWait);
@@ -599,14 +466,6 @@ public final class SettingsReader {
         }
     }
 
-    private <T> T required(String name, Function<String, T> parse, String expected) {
-        if (source.get(name).map(String::trim).filter(s -> !s.isEmpty()).isEmpty()) {
-            errors.add(name + " is required (" + expected + ")");
-            return null;
-        }
-        return value(name, null, parse, expected);
-    }
-
     private List<String> list(String name) {
         return source.get(name).stream()
                 .flatMap(v -> Arrays.stream(v.split(",")))
@@ -635,7 +494,21 @@ public final class SettingsReader {
         return Long.parseLong(s.trim());
     }
 
-    private static boolean bool(String s) {
+    /** {@code name}'s value when set and valid; a bad value is reported. */
+    private <T> Optional<T> present(String name, Function<String, T> parse, String expected) {
+        return Optional.ofNullable(value(name, null, parse, expected));
+    }
+
+    /** What a flag takes. */
+    static final String FLAG_RULE = "true or false";
+
+    /** The flag {@code name}, {@code fallback} when unset or refused. */
+    private boolean flag(String name, boolean fallback) {
+        return value(name, fallback, SettingsReader::bool, FLAG_RULE);
+    }
+
+    /** {@code true} or {@code false}, any case: the one parser of a flag. */
+    static boolean bool(String s) {
         return switch (s.trim().toLowerCase(java.util.Locale.ROOT)) {
             case "true" -> true;
             case "false" -> false;

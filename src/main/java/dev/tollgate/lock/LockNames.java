@@ -1,5 +1,6 @@
 package dev.tollgate.lock;
 
+import dev.tollgate.LimitRules;
 import dev.tollgate.core.Durations;
 import dev.tollgate.redis.KeyPrefix;
 import java.time.Duration;
@@ -8,7 +9,7 @@ import java.util.regex.Pattern;
 /** Lock names, their Redis keys and channel (under a key prefix), holders' names, and times to live as Redis takes them. */
 public final class LockNames {
 
-    private static final Pattern NAME = Pattern.compile("[A-Za-z0-9_.-]{1,128}");
+    private static final Pattern NAME = LimitRules.LOCK_NAME;
     private static final Pattern HOLDER = Pattern.compile("[!-~]{1,128}");
 
     private LockNames() {}
@@ -16,7 +17,7 @@ public final class LockNames {
     public static String check(String name) {
         if (name == null || !NAME.matcher(name).matches()) {
             throw new IllegalArgumentException(
-                    "lock name must be 1-128 letters, digits, '_', '.' or '-', but was '" + name + "'");
+                    "lock name must be " + LimitRules.LOCK_NAME_RULE + ", but was '" + name + "'");
         }
         return name;
     }

@@ -1,12 +1,16 @@
 package dev.tollgate.lock;
 
+import dev.tollgate.ConfigProblem;
+import dev.tollgate.LimitRules;
 import java.time.Duration;
+import java.util.List;
 
 /**
  * How one {@code @OncePerCluster} job is locked.
  *
  * @param name the lock's name (letters, digits, {@code _ . -}, 1 to 128 characters)
- * @param ttl how long the lock is held at most, or with {@code keepAlive} between two extends; &gt; 0
+ * @param ttl how long the lock is held at most, or with {@code keepAlive} between two extends ({@link
+ *     LimitRules#checkLock})
  * @param atLeast how long the lock is held at least, even when the job ends sooner; 0..ttl
  * @param keepAlive whether the lock is extended every ttl/3 while the job runs
  */
@@ -15,9 +19,14 @@ public record LockSpec(String name, Duration ttl, Duration atLeast, boolean keep
     public LockSpec {
         LockNames.check(name);
         LockNames.ttlMillis(name, ttl);
-        if (atLeast == null || atLeast.isNegative() || atLeast.compareTo(ttl) > 0) {
-            throw new IllegalArgumentException(
-                    "lock '" + name + "': atLeast must be between 0 and ttl (" + ttl + "), but was " + atLeast);
+        if (atLeast == null) {
+            throw new IllegalArgumentException("lock '" + name + "': atLeast must not be null");
+        }
+        List<ConfigProblem> problems = LimitRules.checkLock(ttl, atLeast);
+        if (!problems.isEmpty()) {
+            throw new IllegalArgumentException("lock '" + name + "': "
+                    + String.join(
+                            "; ", problems.stream().map(p -> p.describe("")).toList()));
         }
     }
 

@@ -1,5 +1,6 @@
 package dev.tollgate.ratelimit;
 
+import dev.tollgate.Limit;
 import java.text.Normalizer;
 import java.util.EnumSet;
 import java.util.LinkedHashSet;
@@ -43,8 +44,8 @@ public record KeyNormalization(Set<Step> steps) {
         }
     }
 
-    /** The default: {@code nfc,trim}. */
-    public static final KeyNormalization DEFAULT = new KeyNormalization(EnumSet.of(Step.NFC, Step.TRIM));
+    /** The default: {@code nfc,trim} ({@link Limit#DEFAULT_KEY_NORMALIZATION}). */
+    public static final KeyNormalization DEFAULT = of(Limit.DEFAULT_KEY_NORMALIZATION);
 
     /** The key as it came. */
     public static final KeyNormalization NONE = new KeyNormalization(EnumSet.noneOf(Step.class));
@@ -57,6 +58,18 @@ public record KeyNormalization(Set<Step> steps) {
             throw new IllegalArgumentException("steps must not be null");
         }
         steps = steps.isEmpty() ? Set.of() : Set.copyOf(EnumSet.copyOf(steps));
+    }
+
+    /** The engine's form of the API's {@code steps}. */
+    public static KeyNormalization of(Set<Limit.KeyStep> steps) {
+        EnumSet<Step> engine = EnumSet.noneOf(Step.class);
+        steps.forEach(s -> engine.add(Step.valueOf(s.name())));
+        return new KeyNormalization(engine);
+    }
+
+    /** The API's form of these steps. */
+    public Set<Limit.KeyStep> api() {
+        return steps.stream().map(s -> Limit.KeyStep.valueOf(s.name())).collect(Collectors.toUnmodifiableSet());
     }
 
     /** Parses a setting; {@link IllegalArgumentException} names what is accepted. */

@@ -1,10 +1,11 @@
 package dev.tollgate.ratelimit;
 
-import java.util.regex.Pattern;
+import dev.tollgate.Key;
 
 /**
- * Whose bucket a call spends from, as configured in {@code tollgate.limits.<name>.key}: {@code ip},
- * {@code principal}, {@code global}, {@code header:<Name>}, or the name of a {@code KeyResolver} bean.
+ * Whose bucket a call spends from, as the engine holds it: the {@link Key} of a limit's or a concurrency
+ * limit's {@code key} setting ({@code ip}, {@code principal}, {@code global}, {@code header:<Name>}, or the
+ * name of a {@code KeyResolver} bean).
  */
 public sealed interface KeySpec {
 
@@ -23,32 +24,30 @@ public sealed interface KeySpec {
     /** A CDI bean named {@code name} that implements {@code dev.tollgate.KeyResolver}. */
     record Bean(String name) implements KeySpec {}
 
-    Pattern TOKEN = Pattern.compile("[A-Za-z0-9!#$%&'*+.^_`|~-]+");
-
-    /** Parses a setting; {@link IllegalArgumentException} says what is accepted. */
+    /** Parses a setting ({@link Key#parse}); {@link IllegalArgumentException} says what is accepted. */
     static KeySpec parse(String text) {
-        String t = text.trim();
-        switch (t) {
-            case "ip":
-                return new Ip();
-            case "principal":
-                return new Principal();
-            case "global":
-                return new Global();
-            default:
-                break;
+        return of(Key.parse(text));
+    }
+
+    /** The engine's form of {@code key}. */
+    static KeySpec of(Key key) {
+        if (key instanceof Key.Header h) {
+            return new Header(h.name());
         }
-        if (t.regionMatches(true, 0, "header:", 0, 7)) {
-            String header = t.substring(7).trim();
-            if (!TOKEN.matcher(header).matches()) {
-                throw new IllegalArgumentException("header:<Name> needs a header name after the colon");
-            }
-            return new Header(header);
+        if (key instanceof Key.Resolver r) {
+            return new Bean(r.name());
         }
-        if (!Pattern.matches("[A-Za-z_$][A-Za-z0-9_$.-]*", t)) {
-            throw new IllegalArgumentException(
-                    "expected ip, principal, global, header:<Name> or a KeyResolver bean name");
+        return key instanceof Key.Ip ? new Ip() : key instanceof Key.Principal ? new Principal() : new Global();
+    }
+
+    /** The API's form of this key. */
+    default Key key() {
+        if (this instanceof Header h) {
+            return Key.header(h.name());
         }
-        return new Bean(t);
+        if (this instanceof Bean b) {
+            return Key.resolver(b.name());
+        }
+        return this instanceof Ip ? Key.ip() : this instanceof Principal ? Key.principal() : Key.global();
     }
 }

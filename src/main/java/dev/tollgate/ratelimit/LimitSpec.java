@@ -1,16 +1,18 @@
 package dev.tollgate.ratelimit;
 
+import dev.tollgate.ConfigProblem;
 import dev.tollgate.LimitPolicy;
+import dev.tollgate.LimitRules;
 import java.time.Duration;
+import java.util.List;
 
 /**
  * A configured limit: its policy, how it counts, whose bucket a call spends from, and what to decide
  * when the store cannot be asked. A window limit's policy refills its whole capacity once per window.
  *
- * <p>Checked when built, beyond what {@link LimitPolicy} checks: a token bucket refills from empty
- * within {@link #MAX_REFILL_FROM_EMPTY} (its keys live that long at most), and the capacity and cost
- * fit the algorithm ({@link Algorithm#largestCapacity()}, {@link Algorithm#largestCost()}: a sliding
- * window holds at most 10,000 calls, one Redis entry each, and adds at most 1,000 in one call).
+ * <p>Checked when built by {@link LimitRules}, beyond what {@link LimitPolicy} checks: a token bucket
+ * refills from empty within {@link #MAX_REFILL_FROM_EMPTY} (its keys live that long at most), and the
+ * capacity and cost fit the algorithm ({@link Algorithm#largestCapacity()}, {@link Algorithm#largestCost()}).
  *
  * @param mode whether the limit denies ({@link LimitMode#ENFORCE}) or only counts what it would deny
  * @param candidate a shadow policy tried beside this one on the same calls and client keys, on keys of
@@ -35,7 +37,7 @@ public record LimitSpec(
         LimitPolicy loadShare) {
 
     /** The longest a token bucket may take to refill from empty, and so the longest its key lives: 100 years. */
-    public static final Duration MAX_REFILL_FROM_EMPTY = LimitPolicy.MAX_PERIOD;
+    public static final Duration MAX_REFILL_FROM_EMPTY = LimitRules.MAX_PERIOD;
 
     public LimitSpec {
         if (policy == null || algorithm == null || key == null || mode == null || keyNormalization == null) {
@@ -44,16 +46,10 @@ public record LimitSpec(
         if (candidate != null && (candidate.mode != LimitMode.CANDIDATE || candidate.candidate != null)) {
             throw new IllegalArgumentException("limit '" + policy.name() + "': a candidate is a shadow of its own");
         }
-        fits(policy, algorithm);
-        if (policy.cost() > algorithm.largestCost()) {
-            throw new IllegalArgumentException("limit '" + policy.name() + "' is a " + algorithm.configName()
-                    + " limit: its cost must be at most " + algorithm.largestCost() + ", but was " + policy.cost());
-        }
-        if (algorithm == Algorithm.TOKEN_BUCKET
-                && policy.refills()
-                && policy.refillFromEmpty().compareTo(MAX_REFILL_FROM_EMPTY) > 0) {
-            throw new IllegalArgumentException("limit '" + policy.name() + "': an empty bucket must refill within"
-                    + " 100 years, but takes " + policy.refillFromEmpty().toDays() + " days");
+        List<ConfigProblem> problems = LimitRules.check(
+                algorithm.api(), policy.capacity(), policy.refillTokens(), policy.refillPeriod(), policy.cost(), null);
+        if (!problems.isEmpty()) {
+            throw invalid(policy, algorithm, problems);
         }
         if (loadShare == null) {
             loadShare = localFallback != null ? localFallback : localShare(policy, algorithm, 1);
@@ -98,11 +94,16 @@ public record LimitSpec(
      * a limit, and for the policy a plan makes a call spend under; {@link IllegalArgumentException} if not.
      */
     static void fits(LimitPolicy policy, Algorithm algorithm) {
-        if (policy.capacity() > algorithm.largestCapacity()) {
-            throw new IllegalArgumentException("limit '" + policy.name() + "' is a " + algorithm.configName()
-                    + " limit: its capacity must be at most " + algorithm.largestCapacity() + ", but was "
-                    + policy.capacity());
+        List<ConfigProblem> problems = LimitRules.check(algorithm.api(), policy.capacity(), null, null, null, null);
+        if (!problems.isEmpty()) {
+            throw invalid(policy, algorithm, problems);
         }
+    }
+
+    private static IllegalArgumentException invalid(
+            LimitPolicy policy, Algorithm algorithm, List<ConfigProblem> problems) {
+        return new IllegalArgumentException("limit '" + policy.name() + "' is a " + algorithm.configName() + " limit: "
+                + String.join("; ", problems.stream().map(p -> p.describe("")).toList()));
     }
 
     /** An enforced limit without a candidate or a local fallback. */

@@ -2,11 +2,13 @@ package dev.tollgate.config;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.tollgate.OncePerCluster;
 import dev.tollgate.TollgateConfigException;
 import dev.tollgate.lock.LockSpec;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -101,12 +103,49 @@ class LockSpecsTest {
                         + " annotation or as tollgate.locks.x.ttl",
                 error("noTtl", Map.of()));
         assertEquals(
-                "@OncePerCluster on dev.tollgate.config.LockSpecsTest$Jobs.atLeastAboveTtl: lock 'x': atLeast must be"
-                        + " between 0 and ttl (PT1M), but was PT2M",
+                "@OncePerCluster(atLeast = \"2m\") on dev.tollgate.config.LockSpecsTest$Jobs.atLeastAboveTtl: must be"
+                        + " between 0 and the ttl (1m)",
                 error("atLeastAboveTtl", Map.of()));
         assertEquals(
                 "Invalid Tollgate configuration: tollgate.locks.nightly-export.ttl=0s (must be > 0)",
                 error("export", Map.of("tollgate.locks.nightly-export.ttl", "0s")));
+    }
+
+    @Test
+    void everyProblemOfOneJobIsReportedTogether() {
+        String e = error(
+                "export",
+                Map.of(
+                        "tollgate.locks.nightly-export.ttl", "0s",
+                        "tollgate.locks.nightly-export.at-least", "PT-1S",
+                        "tollgate.locks.nightly-export.keep-alive", "yes"));
+        assertEquals(
+                "Invalid Tollgate configuration:\n  tollgate.locks.nightly-export.keep-alive=yes (expected true or"
+                        + " false)\n  tollgate.locks.nightly-export.ttl=0s (must be > 0)\n"
+                        + "  tollgate.locks.nightly-export.at-least=PT-1S (must be >= 0)",
+                e);
+    }
+
+    @Test
+    void aBadLimitAndABadLockAreReportedInOneException() {
+        List<String> problems = DeploymentCheck.problems(
+                PropertySource.of(Map.of(
+                        "tollgate.limits.api.capacity", "0",
+                        "tollgate.limits.api.refill-tokens", "1",
+                        "tollgate.locks.x.ttl", "soon",
+                        "tollgate.locks.x.keep-alive", "maybe")),
+                List.of(BadJob.class),
+                name -> true);
+        String all = TollgateConfigException.of(problems).getMessage();
+        assertEquals(3, problems.size(), all);
+        assertTrue(all.contains("tollgate.limits.api.capacity=0 (expected a whole number from 1 to"), all);
+        assertTrue(all.contains("tollgate.locks.x.ttl=soon (expected a duration such as"), all);
+        assertTrue(all.contains("tollgate.locks.x.keep-alive=maybe (expected true or false)"), all);
+    }
+
+    static class BadJob {
+        @OncePerCluster(name = "x", ttl = "1m")
+        public void run() {}
     }
 
     @Test

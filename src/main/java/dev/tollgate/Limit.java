@@ -1,0 +1,319 @@
+package dev.tollgate;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * One configured limit, typed: how it counts, its capacity and refill (or window), what one call costs,
+ * whose bucket a call spends from and what it decides without Redis. Built by {@link #tokenBucket},
+ * {@link #fixedWindow} or {@link #slidingWindow}, whose {@link Builder#build()} checks every value against
+ * {@link LimitRules} and reports every problem together. Properties ({@code tollgate.limits.<name>.*}),
+ * the environment and {@code tollgate.config.file} are read onto the same builder.
+ *
+ * <pre>{@code
+ * Limit orders = Limit.tokenBucket("orders")
+ *         .capacity(20)
+ *         .refill(5, Duration.ofSeconds(1))
+ *         .key(Key.header("X-Api-Key"))
+ *         .localFallback(true)
+ *         .build();
+ * Limit month = Limit.fixedWindow("month").capacity(5_000_000).window(Duration.ofDays(30)).build();
+ * }</pre>
+ *
+ * @param name used in keys, headers, metrics and logs: {@link LimitRules#NAME_RULE}
+ * @param algorithm how it counts
+ * @param capacity a token bucket's size, a window's calls per window
+ * @param refillTokens a token bucket's tokens back per {@code refillPeriod} (0: a quota that never
+ *     refills); a window's {@code capacity}
+ * @param refillPeriod a token bucket's refill period, a window's length
+ * @param cost what one call spends, unless the call says otherwise; default 1
+ * @param key whose bucket a call spends from; default {@link Key#ip()}
+ * @param keyNormalization what is done to a client key before it names a bucket; default {@code NFC,
+ *     TRIM}
+ * @param failOpen whether a call is admitted while Redis cannot be asked; default true
+ * @param localFallback whether each server decides by its share of the limit, in process, while Redis
+ *     cannot be asked; default false
+ * @param shadow whether a denial is only counted and logged, never given; default false
+ * @param persist whether a quota that never refills keeps its keys for ever (required for such a quota,
+ *     refused for any other limit)
+ * @param candidate a policy tried beside this one on the same calls, which never denies ({@code shadow.*});
+ *     it has this limit's name, key, normalization and degraded decision
+ */
+public record Limit(
+        String name,
+        Algorithm algorithm,
+        long capacity,
+        long refillTokens,
+        Duration refillPeriod,
+        long cost,
+        Key key,
+        Set<KeyStep> keyNormalization,
+        boolean failOpen,
+        boolean localFallback,
+        boolean shadow,
+        boolean persist,
+        Optional<Limit> candidate) {
+
+    /** How a limit counts ({@code algorithm}). */
+    public enum Algorithm {
+        /** {@code capacity} tokens, {@code refill-tokens} back every {@code refill-period}: bursts, then a steady rate. */
+        TOKEN_BUCKET,
+        /** {@code capacity} calls per window, counted per calendar window: cheap, lets 2x through at a boundary. */
+        FIXED_WINDOW,
+        /** {@code capacity} calls in any window: exact, costs memory per admitted call. */
+        SLIDING_WINDOW;
+
+        /** {@code token-bucket}, {@code fixed-window}, {@code sliding-window}. */
+        public String configName() {
+            return name().toLowerCase(java.util.Locale.ROOT).replace('_', '-');
+        }
+    }
+
+    /** One step of a client key's normalization ({@code key-normalize}), run in this order. */
+    public enum KeyStep {
+        /** Unicode canonical composition: {@code é} as one character or as {@code e} and an accent is one client. */
+        NFC,
+        /** Leading and trailing whitespace removed. */
+        TRIM,
+        /** Upper and lower case are one client, by Unicode's rules. Not by default: API keys are case-sensitive. */
+        CASE_FOLD
+    }
+
+    /** The default normalization of client keys: {@code nfc,trim}. */
+    public static final Set<KeyStep> DEFAULT_KEY_NORMALIZATION = Set.of(KeyStep.NFC, KeyStep.TRIM);
+
+    /** The default refill period or window of properties that give none: one second. */
+    public static final Duration DEFAULT_PERIOD = Duration.ofSeconds(1);
+
+    public Limit {
+        if (algorithm == null || refillPeriod == null || key == null || keyNormalization == null || candidate == null) {
+            throw new IllegalArgumentException("limit '" + name + "': algorithm, refillPeriod, key,"
+                    + " keyNormalization and candidate are required");
+        }
+        keyNormalization = Set.copyOf(keyNormalization);
+        List<ConfigProblem> problems = new ArrayList<>();
+        if (!LimitRules.isName(name)) {
+            problems.add(ConfigProblem.expected("name", name, LimitRules.NAME_RULE));
+        }
+        if (algorithm != Algorithm.TOKEN_BUCKET && refillTokens != capacity) {
+            problems.add(ConfigProblem.of(
+                    "refill-tokens", refillTokens, "a " + algorithm.configName() + " limit refills its capacity"));
+        }
+        problems.addAll(LimitRules.check(algorithm, capacity, refillTokens, refillPeriod, cost, persist));
+        if (!problems.isEmpty()) {
+            throw TollgateConfigException.of(describe(name, problems));
+        }
+    }
+
+    /** A token bucket: {@code capacity} tokens, {@link Builder#refill} tokens back per period. */
+    public static Builder tokenBucket(String name) {
+        return new Builder(name, Algorithm.TOKEN_BUCKET);
+    }
+
+    /** A fixed window: {@code capacity} calls per {@link Builder#window}, counted per calendar window. */
+    public static Builder fixedWindow(String name) {
+        return new Builder(name, Algorithm.FIXED_WINDOW);
+    }
+
+    /** A sliding window: {@code capacity} calls in any {@link Builder#window}. */
+    public static Builder slidingWindow(String name) {
+        return new Builder(name, Algorithm.SLIDING_WINDOW);
+    }
+
+    /** A limit counted by {@code algorithm}, for a translator that reads the algorithm as a setting. */
+    public static Builder of(String name, Algorithm algorithm) {
+        return new Builder(name, algorithm);
+    }
+
+    /** Whether spent tokens ever come back. */
+    public boolean refills() {
+        return refillTokens > 0;
+    }
+
+    private static List<String> describe(String name, List<ConfigProblem> problems) {
+        return problems.stream().map(p -> p.describe("limit '" + name + "': ")).toList();
+    }
+
+    /**
+     * The values of a {@link Limit}; {@link #build()} checks them all. A translator (properties, the
+     * environment) sets what it read and asks {@link #problems()}.
+     */
+    public static final class Builder {
+        private final String name;
+        private final Algorithm algorithm;
+        private Long capacity;
+        private Long refillTokens;
+        private Duration refillPeriod = DEFAULT_PERIOD;
+        private long cost = 1;
+        private Key key = Key.ip();
+        private Set<KeyStep> keyNormalization = DEFAULT_KEY_NORMALIZATION;
+        private boolean failOpen = true;
+        private boolean localFallback;
+        private boolean shadow;
+        private boolean persist;
+        private Builder candidate;
+
+        private Builder(String name, Algorithm algorithm) {
+            if (algorithm == null) {
+                throw new IllegalArgumentException("limit '" + name + "': algorithm must not be null");
+            }
+            this.name = name;
+            this.algorithm = algorithm;
+        }
+
+        /** A token bucket's size, a window's calls per window. Required. */
+        public Builder capacity(long newCapacity) {
+            this.capacity = newCapacity;
+            return this;
+        }
+
+        /** A token bucket's {@code tokens} back every {@code period}; 0 tokens: a quota (see {@link #persist}). */
+        public Builder refill(long tokens, Duration period) {
+            return refillTokens(tokens).refillPeriod(period);
+        }
+
+        /** A token bucket's tokens back per refill period. Required for a token bucket, refused for a window. */
+        public Builder refillTokens(long tokens) {
+            this.refillTokens = tokens;
+            return this;
+        }
+
+        /** A token bucket's refill period, a window's length; default {@link #DEFAULT_PERIOD}. */
+        public Builder refillPeriod(Duration period) {
+            this.refillPeriod = period;
+            return this;
+        }
+
+        /** A window's length: {@link #refillPeriod}. */
+        public Builder window(Duration window) {
+            return refillPeriod(window);
+        }
+
+        /** What one call spends unless it says otherwise; default 1. */
+        public Builder cost(long newCost) {
+            this.cost = newCost;
+            return this;
+        }
+
+        /** Whose bucket a call spends from; default {@link Key#ip()}. */
+        public Builder key(Key newKey) {
+            this.key = newKey;
+            return this;
+        }
+
+        /** What is done to a client key before it names a bucket; default {@link #DEFAULT_KEY_NORMALIZATION}. */
+        public Builder keyNormalization(Set<KeyStep> steps) {
+            this.keyNormalization = steps;
+            return this;
+        }
+
+        /** Whether a call is admitted while Redis cannot be asked; default true. */
+        public Builder failOpen(boolean newFailOpen) {
+            this.failOpen = newFailOpen;
+            return this;
+        }
+
+        /** Whether each server decides by its share, in process, while Redis cannot be asked; default false. */
+        public Builder localFallback(boolean newLocalFallback) {
+            this.localFallback = newLocalFallback;
+            return this;
+        }
+
+        /** Whether a denial is only counted, never given; default false. */
+        public Builder shadow(boolean newShadow) {
+            this.shadow = newShadow;
+            return this;
+        }
+
+        /** Whether a quota that never refills keeps its keys for ever; default false. */
+        public Builder persist(boolean newPersist) {
+            this.persist = newPersist;
+            return this;
+        }
+
+        /**
+         * A policy tried beside this one, which never denies: {@code candidate}'s algorithm, capacity,
+         * refill, cost and persist, under this limit's name, key and degraded decision; null: none.
+         */
+        public Builder candidate(Builder newCandidate) {
+            this.candidate = newCandidate;
+            return this;
+        }
+
+        /** Every problem of these values, in setting order; a candidate's settings under {@code shadow.}. */
+        public List<ConfigProblem> problems() {
+            List<ConfigProblem> problems = new ArrayList<>();
+            if (!LimitRules.isName(name)) {
+                problems.add(ConfigProblem.expected("name", name, LimitRules.NAME_RULE));
+            }
+            if (capacity == null) {
+                problems.add(ConfigProblem.missing("capacity", LimitRules.CAPACITY_FORM));
+            }
+            if (algorithm == Algorithm.TOKEN_BUCKET && refillTokens == null) {
+                problems.add(ConfigProblem.missing("refill-tokens", LimitRules.REFILL_TOKENS_FORM));
+            } else if (algorithm != Algorithm.TOKEN_BUCKET && refillTokens != null) {
+                problems.add(ConfigProblem.expected(
+                        "refill-tokens",
+                        refillTokens,
+                        "nothing: a " + algorithm.configName() + " limit admits capacity calls per refill-period;"
+                                + " refill-tokens is for token-bucket"));
+            }
+            if (refillPeriod == null || key == null || keyNormalization == null) {
+                throw new IllegalArgumentException(
+                        "limit '" + name + "': refillPeriod, key and keyNormalization" + " must not be null");
+            }
+            boolean complete = problems.isEmpty();
+            problems.addAll(LimitRules.check(
+                    algorithm,
+                    capacity,
+                    algorithm == Algorithm.TOKEN_BUCKET ? refillTokens : capacity,
+                    refillPeriod,
+                    cost,
+                    complete ? persist : null));
+            if (candidate != null) {
+                candidate.problems().stream().map(p -> p.under("shadow.")).forEach(problems::add);
+            }
+            return problems;
+        }
+
+        /** The limit; {@link TollgateConfigException} listing every problem ({@link #problems()}). */
+        public Limit build() {
+            List<ConfigProblem> problems = problems();
+            if (!problems.isEmpty()) {
+                throw TollgateConfigException.of(describe(name, problems));
+            }
+            Optional<Limit> shadowed = Optional.ofNullable(candidate)
+                    .map(c -> new Limit(
+                            name,
+                            c.algorithm,
+                            c.capacity,
+                            c.algorithm == Algorithm.TOKEN_BUCKET ? c.refillTokens : c.capacity,
+                            c.refillPeriod,
+                            c.cost,
+                            key,
+                            keyNormalization,
+                            true,
+                            false,
+                            true,
+                            c.persist,
+                            Optional.empty()));
+            return new Limit(
+                    name,
+                    algorithm,
+                    capacity,
+                    algorithm == Algorithm.TOKEN_BUCKET ? refillTokens : capacity,
+                    refillPeriod,
+                    cost,
+                    key,
+                    keyNormalization,
+                    failOpen,
+                    localFallback,
+                    shadow,
+                    persist,
+                    shadowed);
+        }
+    }
+}

@@ -1,0 +1,219 @@
+package dev.tollgate;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Pattern;
+
+/**
+ * What a limit's and a concurrency limit's values may be: each rule, and the text that states it, once.
+ * The builders ({@link Limit}, {@link ConcurrencyLimit}), the values that reach a store ({@link
+ * LimitPolicy}) and every configuration source (properties, the environment, a reloaded file, code)
+ * check against these, so a bad property's message is the rule's text after the property's name.
+ *
+ * <p>The ranges come from what Redis's scripts can count exactly (they count in doubles: 2^53) and
+ * from what one call may cost Redis (a sliding window keeps an entry per admitted call).
+ */
+public final class LimitRules {
+
+    /** The largest capacity or refill: 2^53, the last whole number a double (Lua's only number) holds exactly. */
+    public static final long MAX_COUNT = 1L << 53;
+
+    /** The longest refill period or window, and the longest a token bucket may take to refill from empty: 100 years. */
+    public static final Duration MAX_PERIOD = Duration.ofDays(36_525);
+
+    /** The shortest and the longest lease of a concurrency limit's slot. */
+    public static final Duration MIN_LEASE = Duration.ofMillis(100);
+
+    public static final Duration MAX_LEASE = Duration.ofDays(1);
+
+    /** What a limit's or a concurrency limit's name may be. */
+    public static final Pattern NAME = Pattern.compile("[A-Za-z0-9_-]{1,64}");
+
+    /** The rule of {@link #NAME}. */
+    public static final String NAME_RULE = "1-64 letters, digits, '_' or '-'";
+
+    /** What a capacity, a refill and a concurrency limit's max-in-flight are written as. */
+    public static final String CAPACITY_FORM = "a whole number > 0";
+
+    public static final String REFILL_TOKENS_FORM = "a whole number >= 0";
+
+    public static final String REFILL_TOKENS_RULE = "a whole number from 0 to 9007199254740992 (2^53)";
+    public static final String REFILL_PERIOD_RULE =
+            "a duration from 1ms to 36525d (100 years) such as 1s, 500ms, 1m, 1d or PT1S";
+    public static final String MAX_IN_FLIGHT_RULE = "a whole number from 1 to 2147483647";
+    public static final String LEASE_RULE = "a duration from 100ms to 1d such as 10s";
+
+    /** What a lock's name may be. */
+    public static final Pattern LOCK_NAME = Pattern.compile("[A-Za-z0-9_.-]{1,128}");
+
+    /** The rule of {@link #LOCK_NAME}. */
+    public static final String LOCK_NAME_RULE = "1-128 letters, digits, '_', '.' or '-'";
+
+    private static final long SLIDING_WINDOW_CAPACITY = 10_000;
+    private static final long SLIDING_WINDOW_COST = 1_000;
+
+    private LimitRules() {}
+
+    /** The largest capacity of a limit of {@code algorithm}: 10,000 for a sliding window, else 2^53. */
+    public static long largestCapacity(Limit.Algorithm algorithm) {
+        return algorithm == Limit.Algorithm.SLIDING_WINDOW ? SLIDING_WINDOW_CAPACITY : MAX_COUNT;
+    }
+
+    /** The most one call may cost under {@code algorithm}, whatever the capacity: 1,000 for a sliding window, else 2^53. */
+    public static long largestCost(Limit.Algorithm algorithm) {
+        return algorithm == Limit.Algorithm.SLIDING_WINDOW ? SLIDING_WINDOW_COST : MAX_COUNT;
+    }
+
+    /** The rule of a capacity under {@code algorithm} (null: any algorithm). */
+    public static String capacityRule(Limit.Algorithm algorithm) {
+        return algorithm == Limit.Algorithm.SLIDING_WINDOW
+                ? "a whole number from 1 to " + SLIDING_WINDOW_CAPACITY + " for a sliding-window limit: it keeps one"
+                        + " Redis entry (about 127 bytes) per admitted call for a whole window; use token-bucket or"
+                        + " fixed-window for more"
+                : "a whole number from 1 to 9007199254740992 (2^53): beyond it Redis's scripts, which count in"
+                        + " doubles, stop counting";
+    }
+
+    /** The rule of a cost of a limit of {@code capacity} (null: unknown). */
+    public static String costRule(Long capacity) {
+        return "a whole number from 1 to the capacity" + (capacity == null ? "" : " (" + capacity + ")")
+                + ": a call costing more than the bucket holds could never pass";
+    }
+
+    private static String slidingCostRule() {
+        return "a whole number from 1 to " + SLIDING_WINDOW_COST + " for a sliding-window limit: one call adds one"
+                + " Redis entry per unit of cost while Redis runs nothing else";
+    }
+
+    /** Whether {@code name} may name a limit or a concurrency limit. */
+    public static boolean isName(String name) {
+        return name != null && NAME.matcher(name).matches();
+    }
+
+    /**
+     * Every rule a limit's counting values break, in setting order; a null value is not checked (it is
+     * missing or was refused already).
+     *
+     * @param algorithm how it counts; null: any (the rules of every algorithm, as a bare {@link LimitPolicy} has)
+     * @param persist whether a quota's keys are kept ({@code persist}); null: not checked
+     */
+    public static List<ConfigProblem> check(
+            Limit.Algorithm algorithm,
+            Long capacity,
+            Long refillTokens,
+            Duration refillPeriod,
+            Long cost,
+            Boolean persist) {
+        List<ConfigProblem> problems = new ArrayList<>();
+        Long validCapacity = capacity;
+        if (capacity != null && (capacity < 1 || capacity > largestCapacity(algorithm))) {
+            problems.add(ConfigProblem.expected("capacity", capacity, capacityRule(algorithm)));
+            validCapacity = null;
+        }
+        if (refillTokens != null && (refillTokens < 0 || refillTokens > MAX_COUNT)) {
+            problems.add(ConfigProblem.expected("refill-tokens", refillTokens, REFILL_TOKENS_RULE));
+        }
+        if (refillPeriod != null && !periodFits(refillPeriod)) {
+            problems.add(ConfigProblem.expected("refill-period", text(refillPeriod), REFILL_PERIOD_RULE));
+        }
+        if (cost != null && algorithm == Limit.Algorithm.SLIDING_WINDOW && cost > SLIDING_WINDOW_COST) {
+            problems.add(ConfigProblem.expected("cost", cost, slidingCostRule()));
+        } else if (cost != null && (cost < 1 || (validCapacity != null && cost > validCapacity))) {
+            problems.add(ConfigProblem.expected("cost", cost, costRule(validCapacity)));
+        }
+        if (problems.isEmpty() && algorithm == Limit.Algorithm.TOKEN_BUCKET) {
+            refillFromEmpty(capacity, refillTokens, refillPeriod).ifPresent(problems::add);
+            if (persist != null) {
+                persist(refillTokens, persist).ifPresent(problems::add);
+            }
+        } else if (problems.isEmpty() && Boolean.TRUE.equals(persist)) {
+            problems.add(ConfigProblem.of("persist", true, NOT_A_QUOTA));
+        }
+        return problems;
+    }
+
+    /** Whether {@code d} is a refill period or window: 1 ms to {@link #MAX_PERIOD}. */
+    public static boolean periodFits(Duration d) {
+        return d.compareTo(Duration.ofMillis(1)) >= 0 && d.compareTo(MAX_PERIOD) <= 0;
+    }
+
+    /** Every rule a concurrency limit's values break; a null value is not checked. */
+    public static List<ConfigProblem> checkConcurrency(Long maxInFlight, Duration lease) {
+        List<ConfigProblem> problems = new ArrayList<>();
+        if (maxInFlight != null && (maxInFlight < 1 || maxInFlight > Integer.MAX_VALUE)) {
+            problems.add(ConfigProblem.expected("max-in-flight", maxInFlight, MAX_IN_FLIGHT_RULE));
+        }
+        if (lease != null && (lease.compareTo(MIN_LEASE) < 0 || lease.compareTo(MAX_LEASE) > 0)) {
+            problems.add(ConfigProblem.expected("lease", text(lease), LEASE_RULE));
+        }
+        return problems;
+    }
+
+    /** Every rule a lock's times break: a ttl above zero, an at-least from zero to the ttl; null is not checked. */
+    public static List<ConfigProblem> checkLock(Duration ttl, Duration atLeast) {
+        List<ConfigProblem> problems = new ArrayList<>();
+        boolean ttlFits = ttl != null && !ttl.isNegative() && !ttl.isZero();
+        if (ttl != null && !ttlFits) {
+            problems.add(ConfigProblem.of("ttl", text(ttl), "must be > 0"));
+        }
+        if (atLeast != null && atLeast.isNegative()) {
+            problems.add(ConfigProblem.of("at-least", text(atLeast), "must be >= 0"));
+        } else if (atLeast != null && ttlFits && atLeast.compareTo(ttl) > 0) {
+            problems.add(
+                    ConfigProblem.of("at-least", text(atLeast), "must be between 0 and the ttl (" + text(ttl) + ")"));
+        }
+        return problems;
+    }
+
+    private static final String NOT_A_QUOTA = "only a token-bucket quota that never refills (refill-tokens=0)"
+            + " persists its keys; every other limit's keys expire once forgetting them changes nothing";
+
+    private static java.util.Optional<ConfigProblem> persist(Long refillTokens, boolean persist) {
+        boolean quota = refillTokens != null && refillTokens == 0;
+        if (quota && !persist) {
+            return java.util.Optional.of(ConfigProblem.of(
+                    "refill-tokens",
+                    0,
+                    "a quota that never refills keeps one Redis key per client forever: set persist=true to"
+                            + " accept that, or give it refill-tokens > 0, or use algorithm=fixed-window for a"
+                            + " quota per period"));
+        }
+        return persist && !quota
+                ? java.util.Optional.of(ConfigProblem.of("persist", true, NOT_A_QUOTA))
+                : java.util.Optional.empty();
+    }
+
+    /** A token bucket whose empty bucket takes longer than {@link #MAX_PERIOD} to refill: its key would outlive it. */
+    private static java.util.Optional<ConfigProblem> refillFromEmpty(Long capacity, Long tokens, Duration period) {
+        if (capacity == null || tokens == null || period == null || tokens == 0) {
+            return java.util.Optional.empty();
+        }
+        Duration d = LimitPolicy.refillFromEmpty(capacity, tokens, period);
+        if (d.compareTo(MAX_PERIOD) <= 0) {
+            return java.util.Optional.empty();
+        }
+        return java.util.Optional.of(new ConfigProblem(
+                List.of("capacity", "refill-tokens", "refill-period"),
+                List.of(Long.toString(capacity), Long.toString(tokens), text(period)),
+                "an empty bucket refills in " + d.toDays() + " days; expected at most 100 years, the longest a"
+                        + " bucket's key may live: for a quota that never comes back use refill-tokens=0 with"
+                        + " persist=true"));
+    }
+
+    /** {@code d} as a setting says it: {@code 1d}, {@code 5s}, {@code 250ms}, else ISO-8601. */
+    static String text(Duration d) {
+        if (d.isNegative() || d.getSeconds() > Long.MAX_VALUE / 1000 - 1 || d.toNanosPart() % 1_000_000 != 0) {
+            return d.toString();
+        }
+        long ms = d.toMillis();
+        if (ms % 1000 != 0) {
+            return ms + "ms";
+        }
+        long s = ms / 1000;
+        if (s > 0 && s % 86_400 == 0) {
+            return s / 86_400 + "d";
+        }
+        return s > 0 && s % 3600 == 0 ? s / 3600 + "h" : s > 0 && s % 60 == 0 ? s / 60 + "m" : s + "s";
+    }
+}
