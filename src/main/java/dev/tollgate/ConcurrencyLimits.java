@@ -5,7 +5,7 @@ import java.util.concurrent.Callable;
 /**
  * Concurrency limits used from code, by name and client key, with the same settings, budget, circuit
  * breaker and degraded decisions as {@link ConcurrencyLimited}. In a CDI application {@code @Inject
- * ConcurrencyLimits}; in plain Java, {@code dev.tollgate.engine.Tollgate} is one.
+ * ConcurrencyLimits}; in plain Java, {@code dev.tollgate.internal.engine.Engine} is one.
  *
  * <pre>{@code
  * String report = limits.run("reports", customerId, () -> reports.build(customerId));

@@ -19,7 +19,7 @@ public interface LockAdmin {
      * (the 1,000 latest), never by scanning the database: a listing costs Redis work bounded by those
      * names, and listings that overlap share one reading.
      *
-     * @throws dev.tollgate.core.StoreUnavailableException when Redis cannot be asked
+     * @throws dev.tollgate.StoreUnavailableException when Redis cannot be asked
      */
     List<LockHold> held();
 
@@ -28,7 +28,7 @@ public interface LockAdmin {
      *
      * @return whether it was held (and is released now)
      * @throws IllegalArgumentException when {@code name} is not a lock name
-     * @throws dev.tollgate.core.StoreUnavailableException when Redis cannot be asked
+     * @throws dev.tollgate.StoreUnavailableException when Redis cannot be asked
      */
     boolean forceRelease(String name);
 
@@ -38,7 +38,7 @@ public interface LockAdmin {
      *
      * @return whether that holder held it (and it is released now)
      * @throws IllegalArgumentException when {@code name} is not a lock name
-     * @throws dev.tollgate.core.StoreUnavailableException when Redis cannot be asked
+     * @throws dev.tollgate.StoreUnavailableException when Redis cannot be asked
      */
     boolean forceRelease(String name, long fencingToken);
 }

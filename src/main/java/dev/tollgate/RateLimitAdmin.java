@@ -14,7 +14,7 @@ public interface RateLimitAdmin {
      *
      * @throws TollgateConfigException when no limit of that name is configured
      * @throws UnsupportedOperationException when the limits are kept in process (no Redis URL)
-     * @throws dev.tollgate.core.StoreUnavailableException when Redis cannot be asked
+     * @throws dev.tollgate.StoreUnavailableException when Redis cannot be asked
      */
     Decision peek(String limit, String clientKey);
 
@@ -24,7 +24,7 @@ public interface RateLimitAdmin {
      *
      * @return whether there was state to forget
      * @throws TollgateConfigException when no limit of that name is configured
-     * @throws dev.tollgate.core.StoreUnavailableException when Redis cannot be asked
+     * @throws dev.tollgate.StoreUnavailableException when Redis cannot be asked
      */
     boolean reset(String limit, String clientKey);
 
@@ -41,7 +41,7 @@ public interface RateLimitAdmin {
      * @throws TollgateConfigException when no limit of that name is configured
      * @throws IllegalArgumentException when {@code tokens} is out of range
      * @throws UnsupportedOperationException when the limits are kept in process (no Redis URL)
-     * @throws dev.tollgate.core.StoreUnavailableException when Redis cannot be asked
+     * @throws dev.tollgate.StoreUnavailableException when Redis cannot be asked
      */
     long credit(String limit, String clientKey, long tokens);
 
@@ -57,7 +57,7 @@ public interface RateLimitAdmin {
      *     refill must equal its capacity; a sliding window holds at most 10,000; a token bucket must
      *     refill from empty within 100 years) or the duration is out of range
      * @throws UnsupportedOperationException when the limits are kept in process (no Redis URL)
-     * @throws dev.tollgate.core.StoreUnavailableException when Redis cannot be asked
+     * @throws dev.tollgate.StoreUnavailableException when Redis cannot be asked
      */
     void override(String limit, String clientKey, ClientOverride policy, java.time.Duration duration);
 
@@ -67,7 +67,7 @@ public interface RateLimitAdmin {
      * @return whether one was in force
      * @throws TollgateConfigException when no limit of that name is configured
      * @throws UnsupportedOperationException when the limits are kept in process (no Redis URL)
-     * @throws dev.tollgate.core.StoreUnavailableException when Redis cannot be asked
+     * @throws dev.tollgate.StoreUnavailableException when Redis cannot be asked
      */
     boolean removeOverride(String limit, String clientKey);
 
@@ -80,7 +80,7 @@ public interface RateLimitAdmin {
      * @throws TollgateConfigException when no limit of that name is configured
      * @throws IllegalArgumentException when the duration is out of range
      * @throws UnsupportedOperationException when the limits are kept in process (no Redis URL)
-     * @throws dev.tollgate.core.StoreUnavailableException when Redis cannot be asked
+     * @throws dev.tollgate.StoreUnavailableException when Redis cannot be asked
      */
     void block(String limit, String clientKey, java.time.Duration duration);
 
@@ -90,7 +90,7 @@ public interface RateLimitAdmin {
      * @return whether it was blocked
      * @throws TollgateConfigException when no limit of that name is configured
      * @throws UnsupportedOperationException when the limits are kept in process (no Redis URL)
-     * @throws dev.tollgate.core.StoreUnavailableException when Redis cannot be asked
+     * @throws dev.tollgate.StoreUnavailableException when Redis cannot be asked
      */
     boolean unblock(String limit, String clientKey);
 
@@ -99,7 +99,7 @@ public interface RateLimitAdmin {
      *
      * @throws TollgateConfigException when no limit of that name is configured
      * @throws UnsupportedOperationException when the limits are kept in process (no Redis URL)
-     * @throws dev.tollgate.core.StoreUnavailableException when Redis cannot be asked
+     * @throws dev.tollgate.StoreUnavailableException when Redis cannot be asked
      */
     ClientRules rules(String limit, String clientKey);
 }

@@ -3,7 +3,7 @@ package dev.tollgate;
 /**
  * Limits checked from code, by name and client key, with the same limits, budget, circuit breaker and
  * degraded decisions as {@link RateLimited}. In a CDI application {@code @Inject RateLimits}; in plain
- * Java, {@code dev.tollgate.engine.Tollgate} is one.
+ * Java, {@code dev.tollgate.internal.engine.Engine} is one.
  *
  * <pre>{@code
  * Decision d = limits.check("orders", customerId);

@@ -21,35 +21,44 @@ import org.junit.jupiter.api.Test;
 /**
  * The house's rules, read from the compiled classes' constant pools (which name every type a class
  * uses): each package sits on a layer and uses only packages of lower layers, so no arrow runs back up
- * and no cycle can form; plain Java below, the CDI / JAX-RS / MicroProfile adapters in their own layers
- * above; every package says its room in a {@code package-info.java}.
+ * and no cycle can form. Bottom up: the API ({@code dev.tollgate}), the SPI ({@code dev.tollgate.spi}:
+ * what users implement), the internals ({@code dev.tollgate.internal.*}, plain Java), then the adapters:
+ * plain Java's facade ({@code engine}), MicroProfile ({@code metrics}), CDI, JAX-RS and MP Health, and the
+ * demo. Only {@code internal.redis} sees Jedis; every package says its room in a {@code package-info.java}.
  */
 class LayeringTest {
 
     private static final Path CLASSES = Path.of("target", "classes", "dev", "tollgate");
     private static final Path SOURCES = Path.of("src", "main", "java", "dev", "tollgate");
-    private static final Pattern TOLLGATE_TYPE = Pattern.compile("dev/tollgate/(?:([a-z]+)/)?[A-Z]");
+    private static final Pattern TOLLGATE_TYPE = Pattern.compile("dev/tollgate/((?:[a-z]+/)*)[A-Z]");
     private static final String API = "(api)";
+    private static final String JEDIS = "redis/clients/";
 
     /** The layers, bottom up; a package may use only packages on lower layers. */
     private static final List<List<String>> LAYERS = List.of(
             List.of(API),
-            List.of("core", "http"),
-            List.of("redis", "guard"),
-            List.of("ratelimit", "lock", "counter"),
-            List.of("concurrency"),
-            List.of("config"),
+            List.of("spi"),
+            List.of("internal/core", "internal/http"),
+            List.of("internal/redis", "internal/guard"),
+            List.of("internal/ratelimit", "internal/lock", "internal/counter"),
+            List.of("internal/concurrency"),
+            List.of("internal/config"),
+            List.of("internal/engine"),
             List.of("engine"),
             List.of("metrics"),
             List.of("cdi"),
             List.of("jaxrs", "health"),
             List.of("demo"));
 
-    /** The plain packages: the layers up to the composition root. */
+    /**
+     * The SPI, the internals and the plain-Java facade: no framework, no adapter. (The API's annotations
+     * are interceptor bindings: they use the Jakarta annotations, and nothing else of a framework.)
+     */
     private static final List<String> PLAIN = LAYERS.subList(1, LAYERS.indexOf(List.of("engine")) + 1).stream()
             .flatMap(List::stream)
             .toList();
 
+    private static final String[] FRAMEWORKS = {"jakarta/", "javax/", "org/eclipse/microprofile/"};
     private static final String[] ADAPTERS = {
         "dev/tollgate/metrics/",
         "dev/tollgate/cdi/",
@@ -79,39 +88,48 @@ class LayeringTest {
     }
 
     @Test
+    void everythingButTheApiTheSpiAndTheAdaptersIsInternal() throws IOException {
+        List<String> outside = packages().stream()
+                .filter(p -> !p.startsWith("internal/") && layer(p) > layer("spi") && layer(p) < layer("engine"))
+                .toList();
+        assertEquals(List.of(), outside);
+        assertEquals(
+                List.of(List.of("engine")),
+                LAYERS.subList(LAYERS.indexOf(List.of("internal/engine")) + 1, LAYERS.indexOf(List.of("metrics"))));
+    }
+
+    @Test
     void plainPackagesUseNoFrameworkAndNoAdapter() {
+        List<String> forbidden = new ArrayList<>(List.of(FRAMEWORKS));
+        forbidden.addAll(List.of(ADAPTERS));
         List<String> bad = new ArrayList<>();
         for (String pkg : PLAIN) {
-            List<String> forbidden = new ArrayList<>(List.of("jakarta/", "javax/", "org/eclipse/microprofile/"));
-            forbidden.addAll(List.of(ADAPTERS));
             bad.addAll(offenders(pkg, forbidden.toArray(String[]::new)));
         }
         assertEquals(List.of(), bad);
     }
 
-    /**
-     * The one seam to Redis: no class outside {@code dev/tollgate/redis/} names a Jedis type (an import, a
-     * caught exception, a reply type), so the stores, the guard and the adapters reach Redis only through
-     * {@code RedisCommands} and {@code RedisLink}, and a change of client touches one package.
-     */
     @Test
     void onlyTheRedisPackageSeesJedis() throws IOException {
         List<String> bad = new ArrayList<>();
         for (String pkg : packages()) {
-            if (!pkg.equals("redis")) {
-                bad.addAll(offenders(pkg, "redis/clients/"));
+            if (!pkg.equals("internal/redis")) {
+                bad.addAll(offenders(pkg, JEDIS));
             }
         }
         assertEquals(List.of(), bad);
     }
 
     @Test
-    void apiDependsOnNoRedisClientAndNoImplementation() {
-        List<String> bad = classes(API).stream()
-                .filter(p -> !Set.of(API).containsAll(tollgatePackages(p))
-                        || references(p, "redis/clients/", "org/eclipse/microprofile/"))
-                .map(p -> p.getFileName().toString())
-                .toList();
+    void apiAndSpiUseNoRedisClientAndNoImplementation() {
+        List<String> bad = new ArrayList<>();
+        for (String pkg : List.of(API, "spi")) {
+            classes(pkg).stream()
+                    .filter(p -> !Set.of(API, "spi").containsAll(tollgatePackages(p))
+                            || references(p, JEDIS, "org/eclipse/microprofile/"))
+                    .map(p -> pkg + "/" + p.getFileName())
+                    .forEach(bad::add);
+        }
         assertEquals(List.of(), bad);
     }
 
@@ -145,15 +163,17 @@ class LayeringTest {
         return uses;
     }
 
+    /** Every folder below {@code dev/tollgate} that holds classes, as its path ({@link #API} for the root). */
     private static List<String> packages() throws IOException {
-        List<String> out = new ArrayList<>(List.of(API));
-        try (Stream<Path> dirs = Files.list(CLASSES)) {
-            dirs.filter(Files::isDirectory)
-                    .map(p -> p.getFileName().toString())
+        try (Stream<Path> dirs = Files.walk(CLASSES)) {
+            return dirs.filter(Files::isDirectory)
+                    .filter(d -> !classesIn(d).isEmpty())
+                    .map(d -> d.equals(CLASSES)
+                            ? API
+                            : CLASSES.relativize(d).toString().replace('\\', '/'))
                     .sorted()
-                    .forEach(out::add);
+                    .toList();
         }
-        return out;
     }
 
     private static Path source(String pkg) {
@@ -161,11 +181,14 @@ class LayeringTest {
     }
 
     private static List<Path> classes(String pkg) {
-        Path dir = pkg.equals(API) ? CLASSES : CLASSES.resolve(pkg);
+        return classesIn(pkg.equals(API) ? CLASSES : CLASSES.resolve(pkg));
+    }
+
+    private static List<Path> classesIn(Path dir) {
         if (!Files.isDirectory(dir)) {
             return List.of();
         }
-        try (Stream<Path> files = pkg.equals(API) ? Files.list(dir) : Files.walk(dir)) {
+        try (Stream<Path> files = Files.list(dir)) {
             return files.filter(p -> p.toString().endsWith(".class")).toList();
         } catch (IOException e) {
             throw new UncheckedIOException(e);
@@ -183,7 +206,8 @@ class LayeringTest {
         Set<String> out = new TreeSet<>();
         Matcher m = TOLLGATE_TYPE.matcher(pool(classFile));
         while (m.find()) {
-            out.add(m.group(1) == null ? API : m.group(1));
+            String path = m.group(1);
+            out.add(path.isEmpty() ? API : path.substring(0, path.length() - 1));
         }
         return out;
     }

@@ -1,6 +1,6 @@
 package dev.tollgate.cdi;
 
-import dev.tollgate.CallerInfo;
+import dev.tollgate.spi.CallerInfo;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Instance;
 import jakarta.inject.Inject;

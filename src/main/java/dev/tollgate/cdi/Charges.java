@@ -1,12 +1,12 @@
 package dev.tollgate.cdi;
 
-import dev.tollgate.CallerInfo;
-import dev.tollgate.PlanResolver;
-import dev.tollgate.engine.Admissions;
-import dev.tollgate.engine.Cost;
-import dev.tollgate.engine.Tollgate;
-import dev.tollgate.ratelimit.Charge;
-import dev.tollgate.ratelimit.LimitSpec;
+import dev.tollgate.internal.engine.Admissions;
+import dev.tollgate.internal.engine.Cost;
+import dev.tollgate.internal.engine.Engine;
+import dev.tollgate.internal.ratelimit.Charge;
+import dev.tollgate.internal.ratelimit.LimitSpec;
+import dev.tollgate.spi.CallerInfo;
+import dev.tollgate.spi.PlanResolver;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Any;
 import jakarta.enterprise.inject.Instance;
@@ -34,7 +34,7 @@ public class Charges {
      *
      * @param clientKey the buckets' client key, or null for each limit's {@code key} setting
      */
-    public Admissions.Caller of(Tollgate tollgate, Supplier<CallerInfo> caller, String clientKey) {
+    public Admissions.Caller of(Engine tollgate, Supplier<CallerInfo> caller, String clientKey) {
         CallerInfo[] asked = new CallerInfo[1];
         return name -> {
             if (asked[0] == null) {
@@ -44,7 +44,7 @@ public class Charges {
         };
     }
 
-    private Charge charge(Tollgate tollgate, String name, CallerInfo caller, String clientKey) {
+    private Charge charge(Engine tollgate, String name, CallerInfo caller, String clientKey) {
         LimitSpec limit = tollgate.limit(name);
         String key = clientKey != null ? clientKey : keys.keyFor(limit, caller);
         String plan = tollgate.settings()

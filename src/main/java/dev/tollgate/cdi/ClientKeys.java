@@ -1,9 +1,9 @@
 package dev.tollgate.cdi;
 
-import dev.tollgate.CallerInfo;
-import dev.tollgate.KeyResolver;
-import dev.tollgate.ratelimit.KeySpec;
-import dev.tollgate.ratelimit.LimitSpec;
+import dev.tollgate.internal.ratelimit.KeySpec;
+import dev.tollgate.internal.ratelimit.LimitSpec;
+import dev.tollgate.spi.CallerInfo;
+import dev.tollgate.spi.KeyResolver;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Any;
 import jakarta.enterprise.inject.Instance;

@@ -3,10 +3,10 @@ package dev.tollgate.cdi;
 import dev.tollgate.ConcurrencyLimitExceededException;
 import dev.tollgate.ConcurrencyLimited;
 import dev.tollgate.Permit;
-import dev.tollgate.concurrency.ConcurrencySpec;
-import dev.tollgate.config.BeanMethod;
-import dev.tollgate.config.ConcurrencyPlans;
-import dev.tollgate.engine.Tollgate;
+import dev.tollgate.internal.concurrency.ConcurrencySpec;
+import dev.tollgate.internal.config.BeanMethod;
+import dev.tollgate.internal.config.ConcurrencyPlans;
+import dev.tollgate.internal.engine.Engine;
 import jakarta.annotation.Priority;
 import jakarta.inject.Inject;
 import jakarta.interceptor.AroundInvoke;
@@ -41,7 +41,7 @@ public class ConcurrencyLimitInterceptor {
         if (name.isEmpty()) {
             return ctx.proceed();
         }
-        Tollgate tollgate = runtime.tollgate();
+        Engine tollgate = runtime.tollgate();
         ConcurrencySpec spec = tollgate.concurrencyLimit(name.get());
         Permit permit = tollgate.concurrency().tryEnter(spec, keys.keyFor(spec.key(), callers.current()));
         if (!permit.admitted()) {

@@ -1,8 +1,8 @@
 package dev.tollgate.cdi;
 
-import dev.tollgate.config.PropertySource;
-import dev.tollgate.config.SettingsReader;
-import dev.tollgate.guard.GuardSettings;
+import dev.tollgate.internal.config.PropertySource;
+import dev.tollgate.internal.config.SettingsReader;
+import dev.tollgate.internal.guard.GuardSettings;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.Function;

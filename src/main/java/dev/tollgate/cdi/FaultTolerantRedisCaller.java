@@ -1,9 +1,9 @@
 package dev.tollgate.cdi;
 
-import dev.tollgate.guard.ExecutorCaller;
-import dev.tollgate.guard.GuardSettings;
-import dev.tollgate.guard.NotAnOutageException;
-import dev.tollgate.guard.RedisGuard;
+import dev.tollgate.internal.guard.ExecutorCaller;
+import dev.tollgate.internal.guard.GuardSettings;
+import dev.tollgate.internal.guard.NotAnOutageException;
+import dev.tollgate.internal.guard.RedisGuard;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.util.concurrent.Callable;
 import org.eclipse.microprofile.faulttolerance.CircuitBreaker;

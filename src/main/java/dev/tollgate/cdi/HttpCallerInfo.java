@@ -1,7 +1,7 @@
 package dev.tollgate.cdi;
 
-import dev.tollgate.CallerInfo;
-import dev.tollgate.http.ClientAddresses;
+import dev.tollgate.internal.http.ClientAddresses;
+import dev.tollgate.spi.CallerInfo;
 import jakarta.servlet.http.HttpServletRequest;
 import java.security.Principal;
 import java.util.Collections;

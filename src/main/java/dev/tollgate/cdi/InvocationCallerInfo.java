@@ -1,6 +1,6 @@
 package dev.tollgate.cdi;
 
-import dev.tollgate.CallerInfo;
+import dev.tollgate.spi.CallerInfo;
 import java.security.Principal;
 import java.util.Optional;
 

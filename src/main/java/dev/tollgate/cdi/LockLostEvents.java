@@ -1,8 +1,8 @@
 package dev.tollgate.cdi;
 
 import dev.tollgate.LockLost;
-import dev.tollgate.core.Failures;
-import dev.tollgate.lock.LockLostListener;
+import dev.tollgate.internal.core.Failures;
+import dev.tollgate.internal.lock.LockLostListener;
 import dev.tollgate.metrics.MicroProfileLockMetrics;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Event;

@@ -1,6 +1,6 @@
 package dev.tollgate.cdi;
 
-import dev.tollgate.guard.Breaker;
+import dev.tollgate.internal.guard.Breaker;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Callable;

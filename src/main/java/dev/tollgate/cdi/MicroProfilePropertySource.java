@@ -1,6 +1,6 @@
 package dev.tollgate.cdi;
 
-import dev.tollgate.config.PropertySource;
+import dev.tollgate.internal.config.PropertySource;
 import java.util.LinkedHashSet;
 import java.util.Optional;
 import java.util.Set;

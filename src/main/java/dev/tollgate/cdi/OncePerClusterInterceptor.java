@@ -1,10 +1,10 @@
 package dev.tollgate.cdi;
 
 import dev.tollgate.OncePerCluster;
-import dev.tollgate.config.BeanMethod;
-import dev.tollgate.config.LockSpecs;
-import dev.tollgate.lock.LockSpec;
-import dev.tollgate.lock.OncePerClusterRunner;
+import dev.tollgate.internal.config.BeanMethod;
+import dev.tollgate.internal.config.LockSpecs;
+import dev.tollgate.internal.lock.LockSpec;
+import dev.tollgate.internal.lock.OncePerClusterRunner;
 import jakarta.annotation.Priority;
 import jakarta.inject.Inject;
 import jakarta.interceptor.AroundInvoke;

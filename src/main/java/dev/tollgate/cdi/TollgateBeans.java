@@ -1,13 +1,13 @@
 package dev.tollgate.cdi;
 
 import dev.tollgate.ConcurrencyLimits;
+import dev.tollgate.Counters;
+import dev.tollgate.DistributedLock;
 import dev.tollgate.LockAdmin;
 import dev.tollgate.RateLimitAdmin;
 import dev.tollgate.RateLimits;
-import dev.tollgate.counter.Counters;
-import dev.tollgate.lock.DistributedLock;
-import dev.tollgate.lock.LockMetrics;
-import dev.tollgate.lock.OncePerClusterRunner;
+import dev.tollgate.internal.lock.LockMetrics;
+import dev.tollgate.internal.lock.OncePerClusterRunner;
 import dev.tollgate.metrics.MicroProfileLockMetrics;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Instance;
@@ -18,7 +18,7 @@ import org.eclipse.microprofile.metrics.MetricRegistry;
 
 /**
  * What an application injects: {@link RateLimits} (check a limit from code), {@link Counters} and
- * {@link DistributedLock}, all from the application's {@link dev.tollgate.engine.Tollgate}, so behind
+ * {@link DistributedLock}, all from the application's {@link dev.tollgate.internal.engine.Engine}, so behind
  * the same budget and breaker as {@code @RateLimited}; and the {@link OncePerClusterRunner} of the
  * {@code @OncePerCluster} interceptor.
  */

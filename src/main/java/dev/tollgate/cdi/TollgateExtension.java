@@ -4,7 +4,7 @@ import dev.tollgate.ConcurrencyLimited;
 import dev.tollgate.OncePerCluster;
 import dev.tollgate.RateLimited;
 import dev.tollgate.TollgateConfigException;
-import dev.tollgate.config.DeploymentCheck;
+import dev.tollgate.internal.config.DeploymentCheck;
 import jakarta.enterprise.event.Observes;
 import jakarta.enterprise.inject.spi.AfterDeploymentValidation;
 import jakarta.enterprise.inject.spi.AnnotatedType;

@@ -1,8 +1,8 @@
 package dev.tollgate.cdi;
 
-import dev.tollgate.config.SettingsReader;
-import dev.tollgate.config.TollgateSettings;
-import dev.tollgate.engine.Tollgate;
+import dev.tollgate.internal.config.SettingsReader;
+import dev.tollgate.internal.config.TollgateSettings;
+import dev.tollgate.internal.engine.Engine;
 import dev.tollgate.metrics.ConcurrencyMetrics;
 import dev.tollgate.metrics.TollgateMetrics;
 import jakarta.annotation.PreDestroy;
@@ -37,23 +37,23 @@ public class TollgateRuntime {
     TollgateExtension extension;
 
     /** Written once, fully built: every check reads it without a lock. */
-    private volatile Tollgate tollgate;
+    private volatile Engine tollgate;
 
     void onStart(@Observes @Initialized(ApplicationScoped.class) Object event) {
         tollgate();
     }
 
     /** The application's Tollgate; the first call builds it. */
-    public Tollgate tollgate() {
-        Tollgate t = tollgate;
+    public Engine tollgate() {
+        Engine t = tollgate;
         return t != null ? t : buildOnce();
     }
 
-    private synchronized Tollgate buildOnce() {
+    private synchronized Engine buildOnce() {
         if (tollgate == null) {
             MicroProfilePropertySource source = new MicroProfilePropertySource(ConfigProvider.getConfig());
             TollgateSettings settings = SettingsReader.read(source);
-            Tollgate built = Tollgate.builder(settings)
+            Engine built = Engine.builder(settings)
                     .reloadFrom(source, extension.checkedBeans())
                     .breaker(() -> new MicroProfileBreaker(faultTolerance))
                     .listener(metrics)

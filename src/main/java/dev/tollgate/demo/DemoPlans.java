@@ -1,7 +1,7 @@
 package dev.tollgate.demo;
 
-import dev.tollgate.CallerInfo;
-import dev.tollgate.PlanResolver;
+import dev.tollgate.spi.CallerInfo;
+import dev.tollgate.spi.PlanResolver;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Named;
 import jakarta.ws.rs.NotAuthorizedException;

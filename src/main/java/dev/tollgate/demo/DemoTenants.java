@@ -1,7 +1,7 @@
 package dev.tollgate.demo;
 
-import dev.tollgate.CallerInfo;
-import dev.tollgate.KeyResolver;
+import dev.tollgate.spi.CallerInfo;
+import dev.tollgate.spi.KeyResolver;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Named;
 

@@ -1,12 +1,12 @@
 package dev.tollgate.demo;
 
+import dev.tollgate.Acquisition;
 import dev.tollgate.ConcurrencyLimited;
 import dev.tollgate.CountOn;
+import dev.tollgate.DistributedLock;
+import dev.tollgate.LockHandle;
 import dev.tollgate.RateCost;
 import dev.tollgate.RateLimited;
-import dev.tollgate.lock.Acquisition;
-import dev.tollgate.lock.DistributedLock;
-import dev.tollgate.lock.LockHandle;
 import jakarta.enterprise.context.RequestScoped;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.DefaultValue;

@@ -1,8 +1,8 @@
 package dev.tollgate.jaxrs;
 
 import dev.tollgate.cdi.TollgateRuntime;
-import dev.tollgate.config.AdminSettings;
-import dev.tollgate.engine.Tollgate;
+import dev.tollgate.internal.config.AdminSettings;
+import dev.tollgate.internal.engine.Engine;
 import jakarta.ws.rs.ForbiddenException;
 import jakarta.ws.rs.NotAuthorizedException;
 import jakarta.ws.rs.NotFoundException;
@@ -19,8 +19,8 @@ final class AdminAccess {
     private AdminAccess() {}
 
     /** The application's Tollgate when the caller may operate it; otherwise the answer says why not. */
-    static Tollgate authorized(TollgateRuntime runtime, SecurityContext security) {
-        Tollgate t = runtime.tollgate();
+    static Engine authorized(TollgateRuntime runtime, SecurityContext security) {
+        Engine t = runtime.tollgate();
         AdminSettings admin = t.settings().admin();
         if (!admin.enabled()) {
             throw new NotFoundException();

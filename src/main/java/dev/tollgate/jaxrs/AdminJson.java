@@ -3,9 +3,9 @@ package dev.tollgate.jaxrs;
 import dev.tollgate.ClientRules;
 import dev.tollgate.Decision;
 import dev.tollgate.LimitPolicy;
-import dev.tollgate.engine.ActivitySlot;
-import dev.tollgate.engine.Tollgate;
-import dev.tollgate.ratelimit.LimitSpec;
+import dev.tollgate.internal.engine.ActivitySlot;
+import dev.tollgate.internal.engine.Engine;
+import dev.tollgate.internal.ratelimit.LimitSpec;
 import java.util.List;
 import java.util.Map;
 import java.util.StringJoiner;
@@ -19,7 +19,7 @@ final class AdminJson {
     private AdminJson() {}
 
     /** The limits, the store and the breaker, and what each limit decided lately (for the console). */
-    static String state(Tollgate t) {
+    static String state(Engine t) {
         Map<String, List<ActivitySlot>> recent = t.recentActivity();
         StringJoiner limits = new StringJoiner(",", "[", "]");
         t.settings().limits().values().stream()

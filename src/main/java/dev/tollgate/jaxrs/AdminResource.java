@@ -2,13 +2,13 @@ package dev.tollgate.jaxrs;
 
 import dev.tollgate.ClientOverride;
 import dev.tollgate.ClientRules;
+import dev.tollgate.StoreUnavailableException;
 import dev.tollgate.TollgateConfigException;
 import dev.tollgate.cdi.TollgateRuntime;
-import dev.tollgate.core.Durations;
-import dev.tollgate.core.StoreUnavailableException;
-import dev.tollgate.engine.Tollgate;
-import dev.tollgate.ratelimit.Algorithm;
-import dev.tollgate.ratelimit.StoreKeys;
+import dev.tollgate.internal.core.Durations;
+import dev.tollgate.internal.engine.Engine;
+import dev.tollgate.internal.ratelimit.Algorithm;
+import dev.tollgate.internal.ratelimit.StoreKeys;
 import jakarta.enterprise.context.RequestScoped;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.DELETE;
@@ -61,7 +61,7 @@ public class AdminResource {
     @Path("admin/state")
     @Produces(MediaType.APPLICATION_JSON)
     public Response state() {
-        Tollgate t = authorized();
+        Engine t = authorized();
         return Response.ok(AdminJson.state(t))
                 .header("Cache-Control", "no-store")
                 .build();
@@ -71,7 +71,7 @@ public class AdminResource {
     @Path("admin/limits/{limit}/peek")
     @Produces(MediaType.APPLICATION_JSON)
     public Response peek(@PathParam("limit") String limit, @QueryParam("client") String client) {
-        Tollgate t = authorized();
+        Engine t = authorized();
         return operate(client, "peek at limit '" + limit + "'", () -> {
             String peeked = AdminJson.peek(
                     limit, StoreKeys.clientHash(client), t.admin().peek(limit, client));
@@ -84,7 +84,7 @@ public class AdminResource {
     @Path("admin/limits/{limit}/clients")
     @Produces(MediaType.APPLICATION_JSON)
     public Response reset(@PathParam("limit") String limit, @QueryParam("client") String client) {
-        Tollgate t = authorized();
+        Engine t = authorized();
         return operate(client, "reset limit '" + limit + "'", () -> {
             boolean had = t.admin().reset(limit, client);
             audit("reset", limit, client, had ? "" : " (it had no state)");
@@ -99,7 +99,7 @@ public class AdminResource {
             @PathParam("limit") String limit,
             @QueryParam("client") String client,
             @QueryParam("credit") String tokens) {
-        Tollgate t = authorized();
+        Engine t = authorized();
         return operate(client, "credit limit '" + limit + "'", () -> {
             long asked = number("credit", tokens);
             long credited = t.admin().credit(limit, client, asked);
@@ -112,7 +112,7 @@ public class AdminResource {
     @Path("admin/limits/{limit}/rules")
     @Produces(MediaType.APPLICATION_JSON)
     public Response rules(@PathParam("limit") String limit, @QueryParam("client") String client) {
-        Tollgate t = authorized();
+        Engine t = authorized();
         return operate(client, "read the rules of limit '" + limit + "'", () -> {
             String read = AdminJson.rules(
                     limit, StoreKeys.clientHash(client), t.admin().rules(limit, client));
@@ -131,7 +131,7 @@ public class AdminResource {
             @QueryParam("refill-tokens") String refillTokens,
             @QueryParam("refill-period") String refillPeriod,
             @QueryParam("for") String lasting) {
-        Tollgate t = authorized();
+        Engine t = authorized();
         return operate(client, "override limit '" + limit + "'", () -> {
             long c = number("capacity", capacity);
             ClientOverride policy = new ClientOverride(
@@ -161,7 +161,7 @@ public class AdminResource {
     @Path("admin/limits/{limit}/override")
     @Produces(MediaType.APPLICATION_JSON)
     public Response removeOverride(@PathParam("limit") String limit, @QueryParam("client") String client) {
-        Tollgate t = authorized();
+        Engine t = authorized();
         return operate(client, "remove the override of limit '" + limit + "'", () -> {
             boolean had = t.admin().removeOverride(limit, client);
             audit("removed the override of", limit, client, had ? "" : " (it had none)");
@@ -174,7 +174,7 @@ public class AdminResource {
     @Produces(MediaType.APPLICATION_JSON)
     public Response block(
             @PathParam("limit") String limit, @QueryParam("client") String client, @QueryParam("for") String lasting) {
-        Tollgate t = authorized();
+        Engine t = authorized();
         return operate(client, "block limit '" + limit + "'", () -> {
             Duration d = duration("for", lasting);
             t.admin().block(limit, client, d);
@@ -188,7 +188,7 @@ public class AdminResource {
     @Path("admin/limits/{limit}/block")
     @Produces(MediaType.APPLICATION_JSON)
     public Response unblock(@PathParam("limit") String limit, @QueryParam("client") String client) {
-        Tollgate t = authorized();
+        Engine t = authorized();
         return operate(client, "unblock limit '" + limit + "'", () -> {
             boolean had = t.admin().unblock(limit, client);
             audit("unblocked", limit, client, had ? "" : " (it was not blocked)");
@@ -268,7 +268,7 @@ public class AdminResource {
     }
 
     /** The application's Tollgate when the caller may operate it; otherwise the answer says why not. */
-    private Tollgate authorized() {
+    private Engine authorized() {
         return AdminAccess.authorized(runtime, security);
     }
 

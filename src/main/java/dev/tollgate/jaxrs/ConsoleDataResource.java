@@ -1,8 +1,8 @@
 package dev.tollgate.jaxrs;
 
+import dev.tollgate.StoreUnavailableException;
 import dev.tollgate.cdi.TollgateRuntime;
-import dev.tollgate.core.StoreUnavailableException;
-import dev.tollgate.engine.Tollgate;
+import dev.tollgate.internal.engine.Engine;
 import jakarta.enterprise.context.RequestScoped;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.GET;
@@ -32,7 +32,7 @@ public class ConsoleDataResource {
     @GET
     @Produces(MediaType.APPLICATION_JSON)
     public Response console() {
-        Tollgate t = AdminAccess.authorized(runtime, security);
+        Engine t = AdminAccess.authorized(runtime, security);
         String locks;
         try {
             locks = ConsoleJson.locks(t.lockAdmin().held());

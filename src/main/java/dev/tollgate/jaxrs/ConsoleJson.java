@@ -3,9 +3,9 @@ package dev.tollgate.jaxrs;
 import static dev.tollgate.jaxrs.AdminJson.str;
 
 import dev.tollgate.LockHold;
-import dev.tollgate.engine.DeniedClient;
-import dev.tollgate.engine.RecentOutage;
-import dev.tollgate.engine.Tollgate;
+import dev.tollgate.internal.engine.DeniedClient;
+import dev.tollgate.internal.engine.Engine;
+import dev.tollgate.internal.engine.RecentOutage;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.StringJoiner;
@@ -19,7 +19,7 @@ final class ConsoleJson {
     private ConsoleJson() {}
 
     /** The breaker, the outages, the most denied clients, and {@code locks} (written by {@link #locks}). */
-    static String console(Tollgate t, String locks) {
+    static String console(Engine t, String locks) {
         String breaker = t.breakerState()
                 .map(b -> "{\"open\":" + b.isOpen() + ",\"authFailure\":"
                         + b.authFailure().map(AdminJson::str).orElse("null") + "}")

@@ -1,6 +1,6 @@
 package dev.tollgate.jaxrs;
 
-import dev.tollgate.engine.Cost;
+import dev.tollgate.internal.engine.Cost;
 import jakarta.ws.rs.DefaultValue;
 import jakarta.ws.rs.HeaderParam;
 import jakarta.ws.rs.PathParam;

@@ -1,8 +1,8 @@
 package dev.tollgate.jaxrs;
 
 import dev.tollgate.LockAdmin;
+import dev.tollgate.StoreUnavailableException;
 import dev.tollgate.cdi.TollgateRuntime;
-import dev.tollgate.core.StoreUnavailableException;
 import jakarta.enterprise.context.RequestScoped;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.DELETE;

@@ -1,7 +1,7 @@
 package dev.tollgate.jaxrs;
 
 import dev.tollgate.cdi.TollgateRuntime;
-import dev.tollgate.ratelimit.StoreKeys;
+import dev.tollgate.internal.ratelimit.StoreKeys;
 import jakarta.annotation.Priority;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;

@@ -1,19 +1,19 @@
 package dev.tollgate.jaxrs;
 
-import dev.tollgate.CallerInfo;
 import dev.tollgate.RateLimited;
 import dev.tollgate.cdi.Charges;
 import dev.tollgate.cdi.FilterMarks;
 import dev.tollgate.cdi.HttpCallerInfo;
 import dev.tollgate.cdi.TollgateRuntime;
-import dev.tollgate.config.BeanMethod;
-import dev.tollgate.config.MethodLimits;
-import dev.tollgate.config.RateLimitedMethods;
-import dev.tollgate.engine.Admissions;
-import dev.tollgate.engine.Cost;
-import dev.tollgate.engine.Outcome;
-import dev.tollgate.engine.Tollgate;
-import dev.tollgate.ratelimit.Admission;
+import dev.tollgate.internal.config.BeanMethod;
+import dev.tollgate.internal.config.MethodLimits;
+import dev.tollgate.internal.config.RateLimitedMethods;
+import dev.tollgate.internal.engine.Admissions;
+import dev.tollgate.internal.engine.Cost;
+import dev.tollgate.internal.engine.Engine;
+import dev.tollgate.internal.engine.Outcome;
+import dev.tollgate.internal.ratelimit.Admission;
+import dev.tollgate.spi.CallerInfo;
 import jakarta.annotation.Priority;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
@@ -69,7 +69,7 @@ public class RateLimitFilter implements ContainerRequestFilter, ContainerRespons
                 : RateLimitedMethods.of(new BeanMethod(resource.getResourceClass(), method));
         // A cost the filter cannot read (an entity) is left, with the method's limits, to the interceptor.
         Cost cost = limits.costed() ? HttpCosts.read(request, method, limits.costParameter()) : Cost.CONFIGURED;
-        Tollgate tollgate = runtime.tollgate();
+        Engine tollgate = runtime.tollgate();
         Outcome outcome = new Admissions(tollgate)
                 .request(limits, cost, charges.of(tollgate, () -> caller(request, tollgate), null));
         if (outcome instanceof Outcome.Admitted a) {
@@ -80,7 +80,7 @@ public class RateLimitFilter implements ContainerRequestFilter, ContainerRespons
         }
     }
 
-    private CallerInfo caller(ContainerRequestContext request, Tollgate tollgate) {
+    private CallerInfo caller(ContainerRequestContext request, Engine tollgate) {
         Principal principal = request.getSecurityContext() == null
                 ? null
                 : request.getSecurityContext().getUserPrincipal();

@@ -3,9 +3,9 @@ package dev.tollgate.jaxrs;
 import dev.tollgate.Decision;
 import dev.tollgate.LimitPolicy;
 import dev.tollgate.RateLimitExceededException;
-import dev.tollgate.engine.Outcome;
-import dev.tollgate.ratelimit.Admission;
-import dev.tollgate.ratelimit.Charged;
+import dev.tollgate.internal.engine.Outcome;
+import dev.tollgate.internal.ratelimit.Admission;
+import dev.tollgate.internal.ratelimit.Charged;
 import jakarta.ws.rs.core.MultivaluedMap;
 import jakarta.ws.rs.core.Response;
 import java.time.Duration;
@@ -26,7 +26,7 @@ public final class RateLimitResponses {
 
     /**
      * One limit's decision for a request, what the request costs under it, and the most one call may
-     * cost there ({@link dev.tollgate.ratelimit.Charge#largestCost()}).
+     * cost there ({@link dev.tollgate.internal.ratelimit.Charge#largestCost()}).
      */
     public record Applied(LimitPolicy policy, Decision decision, long cost, long largestCost) {
         /** At the policy's own cost. */

@@ -1,8 +1,8 @@
 package dev.tollgate.jaxrs;
 
-import dev.tollgate.core.Failures;
-import dev.tollgate.core.LogThrottle;
-import dev.tollgate.core.StoreUnavailableException;
+import dev.tollgate.StoreUnavailableException;
+import dev.tollgate.internal.core.Failures;
+import dev.tollgate.internal.core.LogThrottle;
 import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.ext.ExceptionMapper;
 import jakarta.ws.rs.ext.Provider;

@@ -1,8 +1,8 @@
 package dev.tollgate.metrics;
 
 import dev.tollgate.DegradedCause;
-import dev.tollgate.concurrency.ConcurrencyListener;
-import dev.tollgate.concurrency.ConcurrencySpec;
+import dev.tollgate.internal.concurrency.ConcurrencyListener;
+import dev.tollgate.internal.concurrency.ConcurrencySpec;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.util.Map;

@@ -1,8 +1,8 @@
 package dev.tollgate.metrics;
 
 import dev.tollgate.LockLost;
-import dev.tollgate.lock.LockLostListener;
-import dev.tollgate.lock.LockMetrics;
+import dev.tollgate.internal.lock.LockLostListener;
+import dev.tollgate.internal.lock.LockMetrics;
 import org.eclipse.microprofile.metrics.Metadata;
 import org.eclipse.microprofile.metrics.MetricRegistry;
 import org.eclipse.microprofile.metrics.Tag;

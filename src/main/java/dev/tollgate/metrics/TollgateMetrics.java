@@ -2,9 +2,9 @@ package dev.tollgate.metrics;
 
 import dev.tollgate.Decision;
 import dev.tollgate.DegradedCause;
-import dev.tollgate.ratelimit.Charged;
-import dev.tollgate.ratelimit.DecisionListener;
-import dev.tollgate.ratelimit.LimitSpec;
+import dev.tollgate.internal.ratelimit.Charged;
+import dev.tollgate.internal.ratelimit.DecisionListener;
+import dev.tollgate.internal.ratelimit.LimitSpec;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.time.Duration;

@@ -6,9 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.tollgate.TollgateConfigException;
-import dev.tollgate.config.PropertySource;
-import dev.tollgate.config.SettingsReader;
-import dev.tollgate.guard.GuardSettings;
+import dev.tollgate.internal.config.PropertySource;
+import dev.tollgate.internal.config.SettingsReader;
+import dev.tollgate.internal.guard.GuardSettings;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Set;

@@ -2,7 +2,7 @@ package dev.tollgate.jaxrs;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.tollgate.engine.Tollgate;
+import dev.tollgate.internal.engine.Engine;
 import dev.tollgate.testing.TestSettings;
 import org.junit.jupiter.api.Test;
 
@@ -11,7 +11,7 @@ class AdminJsonTest {
 
     @Test
     void eachSlotIsItsCountsInTheOrderOfTheOutcomes() {
-        try (Tollgate t = Tollgate.build(TestSettings.read(
+        try (Engine t = Engine.build(TestSettings.read(
                 "tollgate.limits.api.capacity", "2",
                 "tollgate.limits.api.refill-tokens", "1",
                 "tollgate.limits.api.refill-period", "1h",

@@ -7,11 +7,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.tollgate.RateLimitExceededException;
 import dev.tollgate.cdi.RateLimitInterceptor;
-import dev.tollgate.config.MethodLimits;
-import dev.tollgate.engine.Admissions;
-import dev.tollgate.engine.Cost;
-import dev.tollgate.engine.Outcome;
-import dev.tollgate.engine.Tollgate;
+import dev.tollgate.internal.config.MethodLimits;
+import dev.tollgate.internal.engine.Admissions;
+import dev.tollgate.internal.engine.Cost;
+import dev.tollgate.internal.engine.Engine;
+import dev.tollgate.internal.engine.Outcome;
 import dev.tollgate.testing.TestSettings;
 import jakarta.ws.rs.core.Response;
 import java.time.Duration;
@@ -25,7 +25,7 @@ import org.junit.jupiter.api.Test;
  */
 class AdmissionAnswersTest {
 
-    private final Tollgate tollgate = Tollgate.builder(TestSettings.read(
+    private final Engine tollgate = Engine.builder(TestSettings.read(
                     "tollgate.limits.partner.capacity", "1",
                     "tollgate.limits.partner.refill-tokens", "1",
                     "tollgate.limits.partner.refill-period", "3s",

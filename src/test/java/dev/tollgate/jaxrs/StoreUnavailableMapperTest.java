@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.tollgate.DegradedCause;
-import dev.tollgate.core.StoreUnavailableException;
+import dev.tollgate.StoreUnavailableException;
 import dev.tollgate.testing.LogCapture;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicLong;

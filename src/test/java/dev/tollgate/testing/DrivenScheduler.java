@@ -1,6 +1,6 @@
 package dev.tollgate.testing;
 
-import dev.tollgate.core.Scheduler;
+import dev.tollgate.internal.core.Scheduler;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;

@@ -1,6 +1,6 @@
 package dev.tollgate.testing;
 
-import dev.tollgate.core.MicrosClock;
+import dev.tollgate.internal.core.MicrosClock;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicLong;
 

@@ -2,8 +2,8 @@ package dev.tollgate.testing;
 
 import dev.tollgate.Decision;
 import dev.tollgate.DegradedCause;
-import dev.tollgate.ratelimit.DecisionListener;
-import dev.tollgate.ratelimit.LimitSpec;
+import dev.tollgate.internal.ratelimit.DecisionListener;
+import dev.tollgate.internal.ratelimit.LimitSpec;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;

@@ -1,8 +1,8 @@
 package dev.tollgate.testing;
 
-import dev.tollgate.config.PropertySource;
-import dev.tollgate.config.SettingsReader;
-import dev.tollgate.config.TollgateSettings;
+import dev.tollgate.internal.config.PropertySource;
+import dev.tollgate.internal.config.SettingsReader;
+import dev.tollgate.internal.config.TollgateSettings;
 import java.util.LinkedHashMap;
 import java.util.Map;
 

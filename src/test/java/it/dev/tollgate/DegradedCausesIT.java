@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.tollgate.ratelimit.StoreKeys;
+import dev.tollgate.internal.ratelimit.StoreKeys;
 import dev.tollgate.testing.RedisServer;
 import dev.tollgate.testing.TcpLink;
 import java.net.http.HttpResponse;

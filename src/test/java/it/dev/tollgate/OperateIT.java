@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.tollgate.ratelimit.StoreKeys;
+import dev.tollgate.internal.ratelimit.StoreKeys;
 import dev.tollgate.testing.RedisServer;
 import java.net.http.HttpResponse;
 import org.junit.jupiter.api.BeforeEach;

@@ -4,12 +4,12 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.tollgate.LimitPolicy;
-import dev.tollgate.ratelimit.Algorithm;
-import dev.tollgate.ratelimit.RedisRateLimitStore;
-import dev.tollgate.ratelimit.StoreKeys;
-import dev.tollgate.redis.RedisClients;
-import dev.tollgate.redis.RedisLink;
-import dev.tollgate.redis.RedisSettings;
+import dev.tollgate.internal.ratelimit.Algorithm;
+import dev.tollgate.internal.ratelimit.RedisRateLimitStore;
+import dev.tollgate.internal.ratelimit.StoreKeys;
+import dev.tollgate.internal.redis.RedisClients;
+import dev.tollgate.internal.redis.RedisLink;
+import dev.tollgate.internal.redis.RedisSettings;
 import dev.tollgate.testing.RedisServer;
 import java.time.Duration;
 import java.time.Instant;

@@ -1,12 +1,12 @@
 package dev.tollgate.experiments.bench;
 
 import dev.tollgate.LimitPolicy;
-import dev.tollgate.ratelimit.Algorithm;
-import dev.tollgate.ratelimit.RedisRateLimitStore;
-import dev.tollgate.ratelimit.StoreKeys;
-import dev.tollgate.redis.LinkClient;
-import dev.tollgate.redis.LuaScript;
-import dev.tollgate.redis.RedisLink;
+import dev.tollgate.internal.ratelimit.Algorithm;
+import dev.tollgate.internal.ratelimit.RedisRateLimitStore;
+import dev.tollgate.internal.ratelimit.StoreKeys;
+import dev.tollgate.internal.redis.LinkClient;
+import dev.tollgate.internal.redis.LuaScript;
+import dev.tollgate.internal.redis.RedisLink;
 import io.github.bucket4j.Bandwidth;
 import io.github.bucket4j.BucketConfiguration;
 import io.github.bucket4j.distributed.BucketProxy;
@@ -75,7 +75,7 @@ public final class Checks implements AutoCloseable {
                 .equals(1L);
     }
 
-    /** {@link dev.tollgate.engine.Tollgate#check}: the guarded check, Fault Tolerance included. */
+    /** {@link dev.tollgate.internal.engine.Engine#check}: the guarded check, Fault Tolerance included. */
     boolean guarded(String clientKey) {
         return guarded.check(clientKey);
     }

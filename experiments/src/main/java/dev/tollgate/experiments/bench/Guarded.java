@@ -3,11 +3,11 @@ package dev.tollgate.experiments.bench;
 import dev.tollgate.Decision;
 import dev.tollgate.cdi.FaultTolerantRedisCaller;
 import dev.tollgate.cdi.MicroProfileBreaker;
-import dev.tollgate.config.PropertySource;
-import dev.tollgate.config.SettingsReader;
-import dev.tollgate.config.TollgateSettings;
-import dev.tollgate.engine.Tollgate;
-import dev.tollgate.redis.RedisLink;
+import dev.tollgate.internal.config.PropertySource;
+import dev.tollgate.internal.config.SettingsReader;
+import dev.tollgate.internal.config.TollgateSettings;
+import dev.tollgate.internal.engine.Engine;
+import dev.tollgate.internal.redis.RedisLink;
 import java.util.Map;
 import org.jboss.weld.environment.se.Weld;
 import org.jboss.weld.environment.se.WeldContainer;
@@ -35,7 +35,7 @@ final class Guarded implements AutoCloseable {
     }
 
     private final WeldContainer weld;
-    private final Tollgate tollgate;
+    private final Engine tollgate;
 
     Guarded(String url, int poolSize) {
         weld = new Weld("tollgate-bench")
@@ -59,7 +59,7 @@ final class Guarded implements AutoCloseable {
                 Long.toString(Checks.CAPACITY),
                 "tollgate.limits." + LIMIT + ".refill-period",
                 "1s")));
-        tollgate = Tollgate.builder(settings)
+        tollgate = Engine.builder(settings)
                 .breaker(() -> new MicroProfileBreaker(ft))
                 .build();
     }

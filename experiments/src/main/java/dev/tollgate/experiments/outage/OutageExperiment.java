@@ -2,16 +2,16 @@ package dev.tollgate.experiments.outage;
 
 import dev.tollgate.Decision;
 import dev.tollgate.DegradedCause;
-import dev.tollgate.config.PropertySource;
-import dev.tollgate.config.SettingsReader;
-import dev.tollgate.config.TollgateSettings;
-import dev.tollgate.engine.Tollgate;
 import dev.tollgate.experiments.common.Environment;
 import dev.tollgate.experiments.common.LocalRedis;
 import dev.tollgate.experiments.common.Options;
-import dev.tollgate.guard.BreakerState;
-import dev.tollgate.ratelimit.DecisionListener;
-import dev.tollgate.ratelimit.LimitSpec;
+import dev.tollgate.internal.config.PropertySource;
+import dev.tollgate.internal.config.SettingsReader;
+import dev.tollgate.internal.config.TollgateSettings;
+import dev.tollgate.internal.engine.Engine;
+import dev.tollgate.internal.guard.BreakerState;
+import dev.tollgate.internal.ratelimit.DecisionListener;
+import dev.tollgate.internal.ratelimit.LimitSpec;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -163,19 +163,18 @@ public final class OutageExperiment {
                 cause.set(why.tag());
             }
         };
-        try (Tollgate breakerOn = Tollgate.builder(settings).listener(causes).build();
-                Tollgate breakerOff =
-                        Tollgate.builder(neverOpens).listener(causes).build();
+        try (Engine breakerOn = Engine.builder(settings).listener(causes).build();
+                Engine breakerOff = Engine.builder(neverOpens).listener(causes).build();
                 ThroughLink throughLink = new ThroughLink(redis, causes, warmup)) {
             // Unrecorded: JIT, connections and both guards' worker threads warm before the first phase.
             for (int i = 0; i < warmup; i++) {
-                Tollgate t = i % 2 == 0 ? breakerOn : breakerOff;
+                Engine t = i % 2 == 0 ? breakerOn : breakerOff;
                 requireNotDegraded(t.check(LIMIT, "warm-up"), "warm-up");
             }
 
             List<PhaseRun> runs = new ArrayList<>();
             for (Phase phase : Phase.values()) {
-                Tollgate current =
+                Engine current =
                         switch (phase.guard) {
                             case BREAKER_ON -> breakerOn;
                             case BREAKER_OFF -> breakerOff;

@@ -1,9 +1,9 @@
 package dev.tollgate.experiments.outage;
 
-import dev.tollgate.config.PropertySource;
-import dev.tollgate.config.SettingsReader;
-import dev.tollgate.engine.Tollgate;
 import dev.tollgate.experiments.common.LocalRedis;
+import dev.tollgate.internal.config.PropertySource;
+import dev.tollgate.internal.config.SettingsReader;
+import dev.tollgate.internal.engine.Engine;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -43,7 +43,7 @@ final class OutageFallback {
     private OutageFallback() {}
 
     /** The limits of one server; {@code servers} is its {@code tollgate.local-fallback-servers}. */
-    private static Tollgate server(String url, int servers) {
+    private static Engine server(String url, int servers) {
         Map<String, String> p = new HashMap<>();
         p.put("tollgate.redis.url", url);
         p.put("tollgate.redis.timeout", OutageExperiment.BUDGET.toMillis() + "ms");
@@ -55,7 +55,7 @@ final class OutageFallback {
         }
         p.put("tollgate.limits.closed.fail-open", "false");
         p.put("tollgate.limits.local.local-fallback", "true");
-        return Tollgate.build(SettingsReader.read(PropertySource.of(p)));
+        return Engine.build(SettingsReader.read(PropertySource.of(p)));
     }
 
     /** Runs every mode; Redis is healthy when called and again when it returns. */
@@ -63,10 +63,10 @@ final class OutageFallback {
         int perSecond = 50;
         int checks = quick ? 100 : 1000;
         List<Row> rows = new ArrayList<>();
-        List<Tollgate> wholeShare = List.of(server(redis.url(), 1), server(redis.url(), 1));
-        List<Tollgate> halfShare = List.of(server(redis.url(), SERVERS), server(redis.url(), SERVERS));
+        List<Engine> wholeShare = List.of(server(redis.url(), 1), server(redis.url(), 1));
+        List<Engine> halfShare = List.of(server(redis.url(), SERVERS), server(redis.url(), SERVERS));
         try {
-            for (Tollgate t : concat(wholeShare, halfShare)) {
+            for (Engine t : concat(wholeShare, halfShare)) {
                 for (int i = 0; i < 20; i++) {
                     if (t.check("open", "warm-up").degraded()) {
                         throw new IllegalStateException("a degraded decision during warm-up: Redis is not healthy");
@@ -78,7 +78,7 @@ final class OutageFallback {
             try {
                 // Each server's first 3 checks wait out the budget and open its breaker (the phases above): the
                 // rows measure the outage after that, each mode on the same footing.
-                for (Tollgate t : concat(wholeShare, halfShare)) {
+                for (Engine t : concat(wholeShare, halfShare)) {
                     for (int i = 0; i < 10 && !t.breakerState().orElseThrow().isOpen(); i++) {
                         t.check("open", "opens-the-breaker");
                     }
@@ -106,7 +106,7 @@ final class OutageFallback {
                 redis.resume();
             }
         } finally {
-            for (Tollgate t : concat(wholeShare, halfShare)) {
+            for (Engine t : concat(wholeShare, halfShare)) {
                 t.close();
             }
         }
@@ -115,7 +115,7 @@ final class OutageFallback {
 
     /** {@code checks} calls of one client, {@code perSecond} a second, alternating between the servers. */
     private static Row demand(
-            String mode, String setting, List<Tollgate> servers, String limit, int checks, int perSecond) {
+            String mode, String setting, List<Engine> servers, String limit, int checks, int perSecond) {
         String client = "client-" + mode;
         long interval = 1_000_000_000L / perSecond;
         int admitted = 0;
@@ -199,8 +199,8 @@ final class OutageFallback {
         return md.toString();
     }
 
-    private static List<Tollgate> concat(List<Tollgate> a, List<Tollgate> b) {
-        List<Tollgate> all = new ArrayList<>(a);
+    private static List<Engine> concat(List<Engine> a, List<Engine> b) {
+        List<Engine> all = new ArrayList<>(a);
         all.addAll(b);
         return all;
     }

@@ -1,9 +1,9 @@
 package dev.tollgate.experiments.outage;
 
-import dev.tollgate.engine.Tollgate;
 import dev.tollgate.experiments.common.LocalRedis;
 import dev.tollgate.experiments.common.TcpLink;
-import dev.tollgate.ratelimit.DecisionListener;
+import dev.tollgate.internal.engine.Engine;
+import dev.tollgate.internal.ratelimit.DecisionListener;
 import java.io.IOException;
 
 /**
@@ -16,7 +16,7 @@ final class ThroughLink implements AutoCloseable {
     private final DecisionListener listener;
     private final int warmup;
     private TcpLink link;
-    private Tollgate tollgate;
+    private Engine tollgate;
 
     ThroughLink(LocalRedis redis, DecisionListener listener, int warmup) {
         this.redis = redis;
@@ -24,10 +24,10 @@ final class ThroughLink implements AutoCloseable {
         this.warmup = warmup;
     }
 
-    Tollgate tollgate() throws IOException {
+    Engine tollgate() throws IOException {
         if (tollgate == null) {
             link = new TcpLink(redis.port());
-            tollgate = Tollgate.builder(OutageExperiment.settings(link.url()))
+            tollgate = Engine.builder(OutageExperiment.settings(link.url()))
                     .listener(listener)
                     .build();
             for (int i = 0; i < warmup; i++) {

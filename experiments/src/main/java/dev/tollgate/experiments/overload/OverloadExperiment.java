@@ -3,19 +3,19 @@ package dev.tollgate.experiments.overload;
 import dev.tollgate.Decision;
 import dev.tollgate.DegradedCause;
 import dev.tollgate.LimitPolicy;
-import dev.tollgate.config.PropertySource;
-import dev.tollgate.config.SettingsReader;
-import dev.tollgate.config.TollgateSettings;
-import dev.tollgate.engine.Tollgate;
 import dev.tollgate.experiments.common.Environment;
 import dev.tollgate.experiments.common.LocalRedis;
 import dev.tollgate.experiments.common.Options;
-import dev.tollgate.ratelimit.Algorithm;
-import dev.tollgate.ratelimit.DecisionListener;
-import dev.tollgate.ratelimit.LimitSpec;
-import dev.tollgate.ratelimit.RedisRateLimitStore;
-import dev.tollgate.redis.RedisSettings;
-import dev.tollgate.redis.RedisUrl;
+import dev.tollgate.internal.config.PropertySource;
+import dev.tollgate.internal.config.SettingsReader;
+import dev.tollgate.internal.config.TollgateSettings;
+import dev.tollgate.internal.engine.Engine;
+import dev.tollgate.internal.ratelimit.Algorithm;
+import dev.tollgate.internal.ratelimit.DecisionListener;
+import dev.tollgate.internal.ratelimit.LimitSpec;
+import dev.tollgate.internal.ratelimit.RedisRateLimitStore;
+import dev.tollgate.internal.redis.RedisSettings;
+import dev.tollgate.internal.redis.RedisUrl;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -166,7 +166,7 @@ public final class OverloadExperiment {
         Counting counting = new Counting();
         BreakerLines lines = new BreakerLines();
         QUIET.addHandler(lines);
-        try (Tollgate tollgate = Tollgate.builder(settings).listener(counting).build()) {
+        try (Engine tollgate = Engine.builder(settings).listener(counting).build()) {
             awaitWarm(tollgate, limit);
             counting.reset();
             drive(threads, run, i -> {
@@ -183,7 +183,7 @@ public final class OverloadExperiment {
     }
 
     /** Until one check is decided by Redis: the warm-up loads the scripts and makes a connection. */
-    private static void awaitWarm(Tollgate tollgate, String limit) throws InterruptedException {
+    private static void awaitWarm(Engine tollgate, String limit) throws InterruptedException {
         long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
         while (System.nanoTime() < deadline && tollgate.check(limit, "warm-up").degraded()) {
             Thread.sleep(20);

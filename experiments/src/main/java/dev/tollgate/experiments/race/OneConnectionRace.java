@@ -1,8 +1,8 @@
 package dev.tollgate.experiments.race;
 
 import dev.tollgate.LimitPolicy;
-import dev.tollgate.ratelimit.Algorithm;
-import dev.tollgate.ratelimit.RedisRateLimitStore;
+import dev.tollgate.internal.ratelimit.Algorithm;
+import dev.tollgate.internal.ratelimit.RedisRateLimitStore;
 import java.util.List;
 import redis.clients.jedis.Connection;
 import redis.clients.jedis.Jedis;

@@ -1,12 +1,12 @@
 package dev.tollgate.experiments.race;
 
 import dev.tollgate.LimitPolicy;
-import dev.tollgate.ratelimit.Algorithm;
-import dev.tollgate.ratelimit.RedisRateLimitStore;
-import dev.tollgate.redis.LinkClient;
-import dev.tollgate.redis.RedisClients;
-import dev.tollgate.redis.RedisLink;
-import dev.tollgate.redis.RedisSettings;
+import dev.tollgate.internal.ratelimit.Algorithm;
+import dev.tollgate.internal.ratelimit.RedisRateLimitStore;
+import dev.tollgate.internal.redis.LinkClient;
+import dev.tollgate.internal.redis.RedisClients;
+import dev.tollgate.internal.redis.RedisLink;
+import dev.tollgate.internal.redis.RedisSettings;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

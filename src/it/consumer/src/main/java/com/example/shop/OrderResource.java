@@ -2,7 +2,7 @@ package com.example.shop;
 
 import dev.tollgate.RateLimited;
 import dev.tollgate.RateLimits;
-import dev.tollgate.counter.Counters;
+import dev.tollgate.Counters;
 import jakarta.enterprise.context.RequestScoped;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.GET;

@@ -1,0 +1,199 @@
+package dev.tollgate.internal.config;
+
+import dev.tollgate.internal.concurrency.ConcurrencySpec;
+import dev.tollgate.internal.guard.GuardSettings;
+import dev.tollgate.internal.lock.LockNames;
+import dev.tollgate.internal.ratelimit.LimitSpec;
+import dev.tollgate.internal.ratelimit.Plans;
+import dev.tollgate.internal.redis.KeyPrefix;
+import dev.tollgate.internal.redis.RedisUrl;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Everything Tollgate reads from configuration, validated and typed. Built by {@link SettingsReader}
+ * from {@code tollgate.*} properties.
+ *
+ * @param redisUrl where the shared state lives; empty: in-process stores, limits and locks per server
+ * @param guard the budget of one Redis call, the worker threads (one per pooled connection) and the
+ *     breaker
+ * @param failOpen the degraded decision for limits that do not set their own
+ * @param limits the configured limits by name
+ * @param http the JAX-RS filter's settings
+ * @param concurrency the configured concurrency limits by name
+ * @param localDenials how many denied keys each server holds until their retry-after, answering their
+ *     calls without Redis ({@code tollgate.local-denials}); 0: none
+ * @param plans the plans of the limits that have them, by limit name
+ * @param admin the operator resource and console
+ * @param reload where limits are re-read from while the application runs
+ * @param lockHolder the name this server's locks are held under ({@code tollgate.lock-holder}), which an
+ *     operator sees; default {@code <pid>@<host>} of this JVM
+ * @param keyPrefix what every Redis key and channel starts with ({@code tollgate.redis.key-prefix});
+ *     {@link KeyPrefix#NONE} by default
+ */
+public record TollgateSettings(
+        Optional<RedisUrl> redisUrl,
+        GuardSettings guard,
+        boolean failOpen,
+        Map<String, LimitSpec> limits,
+        HttpSettings http,
+        Map<String, ConcurrencySpec> concurrency,
+        int localDenials,
+        Map<String, Plans> plans,
+        AdminSettings admin,
+        ReloadSettings reload,
+        String lockHolder,
+        KeyPrefix keyPrefix) {
+
+    public TollgateSettings {
+        if (redisUrl == null
+                || guard == null
+                || limits == null
+                || http == null
+                || concurrency == null
+                || plans == null) {
+            throw new IllegalArgumentException("redisUrl, guard, limits, http, concurrency and plans are required");
+        }
+        limits = Map.copyOf(limits);
+        concurrency = Map.copyOf(concurrency);
+        plans = Map.copyOf(plans);
+        if (admin == null || reload == null || keyPrefix == null) {
+            throw new IllegalArgumentException("admin, reload and keyPrefix are required");
+        }
+        LockNames.checkHolder(lockHolder);
+        if (localDenials < 0) {
+            throw new IllegalArgumentException("localDenials must be >= 0, but was " + localDenials);
+        }
+    }
+
+    /** Without a key prefix. */
+    public TollgateSettings(
+            Optional<RedisUrl> redisUrl,
+            GuardSettings guard,
+            boolean failOpen,
+            Map<String, LimitSpec> limits,
+            HttpSettings http,
+            Map<String, ConcurrencySpec> concurrency,
+            int localDenials,
+            Map<String, Plans> plans,
+            AdminSettings admin,
+            ReloadSettings reload,
+            String lockHolder) {
+        this(
+                redisUrl,
+                guard,
+                failOpen,
+                limits,
+                http,
+                concurrency,
+                localDenials,
+                plans,
+                admin,
+                reload,
+                lockHolder,
+                KeyPrefix.NONE);
+    }
+
+    /** Without plans. */
+    public TollgateSettings(
+            Optional<RedisUrl> redisUrl,
+            GuardSettings guard,
+            boolean failOpen,
+            Map<String, LimitSpec> limits,
+            HttpSettings http,
+            Map<String, ConcurrencySpec> concurrency,
+            int localDenials) {
+        this(
+                redisUrl,
+                guard,
+                failOpen,
+                limits,
+                http,
+                concurrency,
+                localDenials,
+                Map.of(),
+                AdminSettings.disabled(),
+                ReloadSettings.none(),
+                LockNames.thisProcess());
+    }
+
+    /** The plans of the limit named {@code name}, if it has them. */
+    public Optional<Plans> plans(String name) {
+        return Optional.ofNullable(plans.get(name));
+    }
+
+    /** With the default of {@code tollgate.local-denials}. */
+    public TollgateSettings(
+            Optional<RedisUrl> redisUrl,
+            GuardSettings guard,
+            boolean failOpen,
+            Map<String, LimitSpec> limits,
+            HttpSettings http,
+            Map<String, ConcurrencySpec> concurrency) {
+        this(redisUrl, guard, failOpen, limits, http, concurrency, SettingsReader.DEFAULT_LOCAL_DENIALS);
+    }
+
+    /** Without concurrency limits. */
+    public TollgateSettings(
+            Optional<RedisUrl> redisUrl,
+            GuardSettings guard,
+            boolean failOpen,
+            Map<String, LimitSpec> limits,
+            HttpSettings http) {
+        this(redisUrl, guard, failOpen, limits, http, Map.of());
+    }
+
+    /** The concurrency limit named {@code name}, if configured. */
+    public Optional<ConcurrencySpec> concurrencyLimit(String name) {
+        return Optional.ofNullable(concurrency.get(name));
+    }
+
+    public Optional<LimitSpec> limit(String name) {
+        return Optional.ofNullable(limits.get(name));
+    }
+
+    /** The most one check may wait for Redis, all waits together ({@code tollgate.redis.timeout}). */
+    public Duration budget() {
+        return guard.budget();
+    }
+
+    /** The most Redis connections one server opens ({@code tollgate.redis.pool-size}). */
+    public int poolSize() {
+        return guard.workers();
+    }
+
+    /** These settings with other guard settings, e.g. a breaker that never opens. */
+    public TollgateSettings withGuard(GuardSettings newGuard) {
+        return new TollgateSettings(
+                redisUrl,
+                newGuard,
+                failOpen,
+                limits,
+                http,
+                concurrency,
+                localDenials,
+                plans,
+                admin,
+                reload,
+                lockHolder,
+                keyPrefix);
+    }
+
+    /** These settings with other limits and plans: what a reload changes, and all it may change. */
+    public TollgateSettings withLimits(Map<String, LimitSpec> newLimits, Map<String, Plans> newPlans) {
+        return new TollgateSettings(
+                redisUrl,
+                guard,
+                failOpen,
+                newLimits,
+                http,
+                concurrency,
+                localDenials,
+                newPlans,
+                admin,
+                reload,
+                lockHolder,
+                keyPrefix);
+    }
+}

@@ -1,0 +1,114 @@
+package dev.tollgate.internal.engine;
+
+import dev.tollgate.Decision;
+import dev.tollgate.internal.ratelimit.DecisionListener;
+import dev.tollgate.internal.ratelimit.LimitSpec;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLongArray;
+import java.util.function.LongSupplier;
+
+/**
+ * What this server's limits decided lately, per limit, in {@value #SLOTS} slots of {@value
+ * #SLOT_SECONDS} s (five minutes), for the operator console: allowed, denied, degraded, would-deny
+ * (shadow) and held (denied without asking Redis). Memory per limit is fixed; nothing per client.
+ */
+final class Activity implements DecisionListener {
+
+    static final int SLOTS = 30;
+    static final int SLOT_SECONDS = 10;
+
+    private static final int OUTCOMES = ActivitySlot.OUTCOMES.size();
+    private static final long SLOT_NANOS = SLOT_SECONDS * 1_000_000_000L;
+
+    private final LongSupplier nanoTime;
+    private final long origin;
+    private final Map<String, Series> series = new ConcurrentHashMap<>();
+
+    Activity(LongSupplier nanoTime) {
+        this.nanoTime = nanoTime;
+        this.origin = nanoTime.getAsLong();
+    }
+
+    @Override
+    public void onDecision(LimitSpec limit, Decision d, long nanos) {
+        // Indexes of ActivitySlot.OUTCOMES.
+        int outcome = d.degraded() ? 2 : d.allowed() ? 0 : limit.shadow() ? 3 : 1;
+        series(limit).add(slot(), outcome);
+    }
+
+    @Override
+    public void onHeldDenial(LimitSpec limit) {
+        series(limit).add(slot(), 4);
+    }
+
+    private Series series(LimitSpec limit) {
+        return series.computeIfAbsent(limit.name(), n -> new Series());
+    }
+
+    private long slot() {
+        return (nanoTime.getAsLong() - origin) / SLOT_NANOS;
+    }
+
+    /** Per limit, the counts of the last {@value #SLOTS} slots, oldest first: the slot under way last. */
+    Map<String, List<ActivitySlot>> recent() {
+        long now = slot();
+        Map<String, List<ActivitySlot>> out = new TreeMap<>();
+        series.forEach((name, s) -> out.put(name, s.recent(now)));
+        return out;
+    }
+
+    /**
+     * One limit's ring of slots; a slot is reused once it is {@value #SLOTS} slots old. Counting in the
+     * slot under way takes no lock (every check counts, and a lock held by a thread the scheduler set
+     * aside made every other check wait); only the first count of a new slot takes it, to clear the
+     * reused slot's counts before announcing whose they are.
+     */
+    private static final class Series {
+        private final AtomicLongArray slotOf = new AtomicLongArray(SLOTS);
+        private final AtomicLongArray counts = new AtomicLongArray(SLOTS * OUTCOMES);
+
+        Series() {
+            for (int i = 0; i < SLOTS; i++) {
+                slotOf.set(i, -1);
+            }
+        }
+
+        void add(long slot, int outcome) {
+            int i = (int) (slot % SLOTS);
+            if (slotOf.get(i) != slot) {
+                startSlot(i, slot);
+            }
+            counts.incrementAndGet(i * OUTCOMES + outcome);
+        }
+
+        /** Clears slot {@code i}'s counts, then names it {@code slot}: no count of {@code slot} is cleared. */
+        private synchronized void startSlot(int i, long slot) {
+            if (slotOf.get(i) == slot) {
+                return;
+            }
+            for (int k = 0; k < OUTCOMES; k++) {
+                counts.set(i * OUTCOMES + k, 0);
+            }
+            slotOf.set(i, slot);
+        }
+
+        synchronized List<ActivitySlot> recent(long now) {
+            List<ActivitySlot> out = new ArrayList<>(SLOTS);
+            for (long slot = now - SLOTS + 1; slot <= now; slot++) {
+                int i = (int) (Math.floorMod(slot, SLOTS));
+                out.add(slot >= 0 && slotOf.get(i) == slot ? counted(i) : ActivitySlot.EMPTY);
+            }
+            return out;
+        }
+
+        private ActivitySlot counted(int i) {
+            int at = i * OUTCOMES;
+            return new ActivitySlot(
+                    counts.get(at), counts.get(at + 1), counts.get(at + 2), counts.get(at + 3), counts.get(at + 4));
+        }
+    }
+}

@@ -1,0 +1,385 @@
+package dev.tollgate.internal.engine;
+
+import dev.tollgate.ConcurrencyLimits;
+import dev.tollgate.Counters;
+import dev.tollgate.Decision;
+import dev.tollgate.DistributedLock;
+import dev.tollgate.LimitPolicy;
+import dev.tollgate.LockAdmin;
+import dev.tollgate.Permit;
+import dev.tollgate.RateLimitAdmin;
+import dev.tollgate.RateLimits;
+import dev.tollgate.TollgateConfigException;
+import dev.tollgate.internal.concurrency.ConcurrencyLimiter;
+import dev.tollgate.internal.concurrency.ConcurrencyListener;
+import dev.tollgate.internal.concurrency.ConcurrencySpec;
+import dev.tollgate.internal.config.DeploymentCheck;
+import dev.tollgate.internal.config.TollgateSettings;
+import dev.tollgate.internal.core.MicrosClock;
+import dev.tollgate.internal.core.Sleeper;
+import dev.tollgate.internal.guard.Breaker;
+import dev.tollgate.internal.guard.BreakerState;
+import dev.tollgate.internal.http.ClientAddresses;
+import dev.tollgate.internal.lock.LockLostListener;
+import dev.tollgate.internal.lock.RedisDistributedLock;
+import dev.tollgate.internal.ratelimit.Charge;
+import dev.tollgate.internal.ratelimit.DecisionListener;
+import dev.tollgate.internal.ratelimit.DeniedCache;
+import dev.tollgate.internal.ratelimit.LimitSpec;
+import dev.tollgate.internal.ratelimit.RateLimiter;
+import dev.tollgate.internal.ratelimit.Reservation;
+import dev.tollgate.internal.ratelimit.StoreKeys;
+import dev.tollgate.internal.redis.RedisLink;
+import dev.tollgate.internal.redis.RedisUrl;
+import java.time.Duration;
+import java.util.Optional;
+import java.util.TreeSet;
+import java.util.function.LongSupplier;
+import java.util.function.Supplier;
+import java.util.logging.Logger;
+
+/**
+ * Tollgate, assembled: typed settings in; the rate limiter, concurrency limits, counters, locks and the
+ * guard around Redis out. The one composition root: the CDI runtime builds it (with MicroProfile Fault
+ * Tolerance's circuit breaker), plain Java gets it behind {@link dev.tollgate.engine.Tollgate} (which
+ * hands out API types only), and tests and tools build it the same way:
+ * {@code Engine.build(SettingsReader.read(PropertySource.of(properties)))}.
+ *
+ * <p>Every Redis call, a limit's, a counter's or a lock's, goes through the same guard: one budget per
+ * call, one breaker (one per master with a Redis Cluster), one background probe. Without {@code
+ * tollgate.redis.url} every store is kept in this JVM's memory.
+ */
+public final class Engine implements RateLimits, ConcurrencyLimits, AutoCloseable {
+
+    private static final Logger LOG = Logger.getLogger(Engine.class.getName());
+
+    /** Swapped whole when the limits are reloaded ({@code tollgate.config.file}); read once per check. */
+    private volatile TollgateSettings settings;
+
+    private final LimitsReloader reloader;
+    private final ClientAddresses clientAddresses;
+    private final Backend backend;
+    private final RateLimiter limiter;
+    private final ConcurrencyLimiter concurrency;
+    private final Sleeper sleeper;
+    private final Administration administration;
+    private final Activity activity;
+    private final OutageLog outages;
+    private final DeniedClients deniedClients;
+
+    private Engine(Builder b) {
+        this.settings = b.settings;
+        this.clientAddresses = new ClientAddresses(
+                settings.http().trustedProxies(),
+                settings.http().clientHeader(),
+                settings.http().ipv6Prefix());
+        Optional<RedisUrl> url = settings.redisUrl();
+        if (url.isPresent()) {
+            backend = Backend.redis(settings, url.get(), b.breaker, b.lockLost, settings.lockHolder(), b.clock);
+            LOG.info(() -> "Tollgate: limits, locks and counters are shared through Redis at " + url.get()
+                    + (settings.keyPrefix().value().isEmpty()
+                            ? ""
+                            : ", every key under the prefix '"
+                                    + settings.keyPrefix().value() + "'")
+                    + " (budget " + settings.budget().toMillis() + " ms per call, at most " + settings.poolSize()
+                    + " connections; " + limitsText() + ")");
+        } else {
+            backend = Backend.inProcess(b.clock, b.lockLost, settings.lockHolder());
+            LOG.warning(() -> "Tollgate: tollgate.redis.url is not set, so limits, locks and counters are kept in"
+                    + " this server's memory and apply per server, not across servers (" + limitsText() + ")");
+        }
+        // Denials are held only in front of Redis: an in-process store answers as fast as the cache would.
+        DeniedCache denials = url.isPresent() && settings.localDenials() > 0
+                ? DeniedCache.of(settings.localDenials(), b.nanoTime)
+                : null;
+        this.activity = new Activity(b.nanoTime);
+        this.outages = new OutageLog(b.clock);
+        this.deniedClients = new DeniedClients(b.nanoTime);
+        this.limiter = new RateLimiter(
+                backend.stores(),
+                backend.localStores(),
+                denials,
+                backend.guard(),
+                DecisionListener.both(
+                        DecisionListener.both(activity, DecisionListener.both(outages, deniedClients)), b.listener),
+                b.nanoTime,
+                StoreKeys.in(settings.keyPrefix()));
+        this.sleeper = b.sleeper;
+        this.administration =
+                new Administration(this::limit, backend.stores(), backend.guard(), limiter, backend.redis());
+        this.reloader = settings.reload().file().isPresent() && b.reloadFrom != null
+                ? new LimitsReloader(settings, b.reloadFrom, b.reloadBeans, () -> this.settings, this::swapLimits)
+                : null;
+        this.concurrency =
+                new ConcurrencyLimiter(backend.concurrency(), backend.guard(), b.concurrencyListener, limiter.keys());
+    }
+
+    /** Tollgate with its own circuit breaker. */
+    public static Engine build(TollgateSettings settings) {
+        return builder(settings).build();
+    }
+
+    /** For a breaker, a decision listener or clocks of one's own. */
+    public static Builder builder(TollgateSettings settings) {
+        return new Builder(settings);
+    }
+
+    /** What {@link #build} takes beyond the settings; each has a default. */
+    public static final class Builder {
+        private final TollgateSettings settings;
+        private Supplier<Breaker> breaker;
+        private DecisionListener listener = DecisionListener.NONE;
+        private LockLostListener lockLost = LockLostListener.NONE;
+        private ConcurrencyListener concurrencyListener = ConcurrencyListener.NONE;
+        private MicrosClock clock = MicrosClock.system();
+        private LongSupplier nanoTime = System::nanoTime;
+        private Sleeper sleeper = Sleeper.SYSTEM;
+        private dev.tollgate.internal.config.PropertySource reloadFrom;
+        private DeploymentCheck.Beans reloadBeans;
+
+        private Builder(TollgateSettings settings) {
+            if (settings == null) {
+                throw new IllegalArgumentException("settings must not be null");
+            }
+            this.settings = settings;
+            this.breaker = () -> Breaker.of(settings.guard());
+        }
+
+        /**
+         * The circuit breaker around one Redis server (or a Sentinel-watched master); default Tollgate's
+         * own, with the settings' threshold and delay. A Redis Cluster gets Tollgate's own per master.
+         */
+        public Builder breaker(Supplier<Breaker> newBreaker) {
+            this.breaker = newBreaker;
+            return this;
+        }
+
+        /** Told of every decision, for metrics; default none. */
+        public Builder listener(DecisionListener newListener) {
+            this.listener = newListener;
+            return this;
+        }
+
+        /** Told of every held lock found lost (for metrics and events); default none. */
+        public Builder lockLost(LockLostListener newListener) {
+            this.lockLost = newListener;
+            return this;
+        }
+
+        /** Told of every concurrency decision and lease lost, for metrics; default none. */
+        public Builder concurrencyListener(ConcurrencyListener newListener) {
+            this.concurrencyListener = newListener;
+            return this;
+        }
+
+        /** The in-process stores' clock (Redis's stores use Redis {@code TIME}); default the system clock. */
+        public Builder clock(MicrosClock newClock) {
+            this.clock = newClock;
+            return this;
+        }
+
+        /** A monotonic clock to time checks with; default {@link System#nanoTime}. */
+        public Builder nanoTime(LongSupplier newNanoTime) {
+            this.nanoTime = newNanoTime;
+            return this;
+        }
+
+        /** How a waiting call ({@code maxWait}) waits; default {@link Sleeper#SYSTEM}. */
+        public Builder sleeper(Sleeper newSleeper) {
+            this.sleeper = newSleeper;
+            return this;
+        }
+
+        /**
+         * Where the settings came from, to read them again when {@code tollgate.config.file} changes;
+         * default none (the limits change only with a new Tollgate). A reload is checked as plain Java's
+         * settings are ({@link DeploymentCheck.Beans#plainJava()}).
+         */
+        public Builder reloadFrom(dev.tollgate.internal.config.PropertySource source) {
+            return reloadFrom(source, DeploymentCheck.Beans.plainJava());
+        }
+
+        /**
+         * As {@link #reloadFrom(dev.tollgate.internal.config.PropertySource)}, each reload checked by the
+         * deployment's check against {@code beans}, the beans the deployment was checked against.
+         */
+        public Builder reloadFrom(dev.tollgate.internal.config.PropertySource source, DeploymentCheck.Beans beans) {
+            this.reloadFrom = source;
+            this.reloadBeans = beans;
+            return this;
+        }
+
+        public Engine build() {
+            return new Engine(this);
+        }
+    }
+
+    @Override
+    public Decision check(String limit, String clientKey) {
+        return limiter.check(limit(limit), clientKey);
+    }
+
+    @Override
+    public Decision acquire(String limit, String clientKey, Duration maxWait) throws InterruptedException {
+        Reservation r = limiter.reserve(limit(limit), clientKey, maxWait);
+        if (!r.delay().isZero()) {
+            sleeper.sleep(r.delay());
+        }
+        return r.decision();
+    }
+
+    /** How a waiting call waits. */
+    public Sleeper sleeper() {
+        return sleeper;
+    }
+
+    @Override
+    public LimitPolicy policy(String limit) {
+        return limit(limit).policy();
+    }
+
+    @Override
+    public Permit tryEnter(String limit, String clientKey) {
+        return concurrency.tryEnter(concurrencyLimit(limit), clientKey);
+    }
+
+    /** The configured concurrency limit named {@code name}. */
+    public ConcurrencySpec concurrencyLimit(String name) {
+        return settings.concurrencyLimit(name)
+                .orElseThrow(() -> new TollgateConfigException("no concurrency limit named '" + name
+                        + "' is configured (tollgate.concurrency." + name + ".max-in-flight)"));
+    }
+
+    /** The concurrency core, for callers that hold a {@link ConcurrencySpec}. */
+    public ConcurrencyLimiter concurrency() {
+        return concurrency;
+    }
+
+    /** The configured limit named {@code name}. */
+    public LimitSpec limit(String name) {
+        return settings.limit(name)
+                .orElseThrow(() -> new TollgateConfigException(
+                        "no limit named '" + name + "' is configured (tollgate.limits." + name + ".capacity)"));
+    }
+
+    /**
+     * One call's charge under the limit named {@code name}: {@code clientKey}'s bucket, spent under the
+     * policy of {@code plan} when the limit has plans and {@code plan} is one of them (the plan's
+     * limit's capacity, refill and cost, under this limit's name), else the limit's own.
+     */
+    public Charge charge(String name, String clientKey, String plan) {
+        LimitSpec limit = limit(name);
+        Charge own = Charge.of(limit, clientKey);
+        return settings.plans(name)
+                .flatMap(p -> p.limitOf(plan))
+                .map(planLimit -> own.under(plan, renamed(limit(planLimit).policy(), name)))
+                .map(c -> c.costing(c.policy().cost()))
+                .orElse(own);
+    }
+
+    private static LimitPolicy renamed(LimitPolicy p, String name) {
+        return new LimitPolicy(name, p.capacity(), p.refillTokens(), p.refillPeriod(), p.cost());
+    }
+
+    /** The reloader of {@code tollgate.config.file}, for tests that drive it; null without one. */
+    LimitsReloader reloader() {
+        return reloader;
+    }
+
+    /** Puts {@code next}'s limits in force; every held denial is forgotten, since a limit may have grown. */
+    private void swapLimits(TollgateSettings next) {
+        settings = settings.withLimits(next.limits(), next.plans());
+        limiter.forgetDenials(null);
+    }
+
+    /** The settings in force: those it was built from, with the limits last reloaded. */
+    public TollgateSettings settings() {
+        return settings;
+    }
+
+    /** The decision core, for callers that hold a {@link LimitSpec}. */
+    public RateLimiter limiter() {
+        return limiter;
+    }
+
+    /** Counters: in Redis behind the guard, or in this JVM. */
+    public Counters counters() {
+        return backend.counters();
+    }
+
+    /**
+     * Locks: in Redis behind the guard (fail closed), or in this JVM. The first call (the lock API is in
+     * use) reads Redis's {@code maxmemory-policy} and logs one WARNING when Redis may evict lock keys.
+     */
+    public DistributedLock locks() {
+        if (backend.locks() instanceof RedisDistributedLock redisLocks) {
+            redisLocks.checkEvictionPolicy();
+        }
+        return backend.locks();
+    }
+
+    /** What an operator does to a client's bucket: peek, reset. */
+    public RateLimitAdmin admin() {
+        return administration;
+    }
+
+    /** What an operator does to the locks: list the held ones, force-release one. */
+    public LockAdmin lockAdmin() {
+        return backend.lockAdmin();
+    }
+
+    /**
+     * What this server's limits decided in the last five minutes, per limit: 30 slots of 10 s, oldest
+     * first.
+     */
+    public java.util.Map<String, java.util.List<ActivitySlot>> recentActivity() {
+        return activity.recent();
+    }
+
+    /**
+     * The outage under way, if any, then the last ended ones, newest first (at most 10 ended): what this
+     * server decided without Redis, in memory only.
+     */
+    public java.util.List<RecentOutage> recentOutages() {
+        return outages.recent();
+    }
+
+    /**
+     * The 10 clients this server denied most in the last 5 to 10 minutes, most first, by limit and the
+     * hash of the client key: in memory only, at most 100 clients tracked.
+     */
+    public java.util.List<DeniedClient> mostDeniedClients() {
+        return deniedClients.most();
+    }
+
+    /** Who a client is, by the HTTP settings. */
+    public ClientAddresses clientAddresses() {
+        return clientAddresses;
+    }
+
+    /** The Redis link, or empty when everything is kept in process. */
+    public Optional<RedisLink> redis() {
+        return Optional.ofNullable(backend.redis());
+    }
+
+    /** Whether the guard around Redis is answering without asking it; empty when there is no Redis. */
+    public Optional<BreakerState> breakerState() {
+        return Optional.ofNullable(backend.breakerState());
+    }
+
+    private String limitsText() {
+        return settings.limits().size() + " limits: "
+                + new TreeSet<>(settings.limits().keySet());
+    }
+
+    /** Stops lock keep-alives, the probe and the workers, and closes the Redis client. */
+    @Override
+    public void close() {
+        if (reloader != null) {
+            reloader.close();
+        }
+        administration.close();
+        concurrency.close();
+        backend.close();
+    }
+}

@@ -1,0 +1,92 @@
+package dev.tollgate.internal.ratelimit;
+
+import dev.tollgate.Decision;
+import java.time.Duration;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+/**
+ * The answer for one call under all of its limits, all or nothing: either every limit allowed it and
+ * the tokens stay spent (until {@link #refund()}), or at least one denied it and nothing stays spent.
+ * Built by {@link RateLimiter#admit}.
+ */
+public final class Admission {
+
+    private final List<Charged> charged;
+    private final RateLimiter limiter;
+    private final AtomicBoolean refunded = new AtomicBoolean();
+
+    Admission(List<Charged> charged, RateLimiter limiter) {
+        this.charged = List.copyOf(charged);
+        this.limiter = limiter;
+    }
+
+    /** Every limit's part, in the order of the charges. */
+    public List<Charged> charged() {
+        return charged;
+    }
+
+    /** Whether every limit allowed the call. */
+    public boolean allowed() {
+        return charged.stream().allMatch(c -> c.decision().allowed());
+    }
+
+    /**
+     * The limit to name in a rejection: of those that denied the call, a degraded one (Redis could not
+     * be asked: the call is refused for that reason, not the client's quota) first, else the one whose
+     * retry-after is the longest, so a client that waits that long is not denied again by another.
+     */
+    public Optional<Charged> denied() {
+        return charged.stream()
+                .filter(c -> !c.decision().allowed())
+                .max(Comparator.comparing((Charged c) -> c.decision().degraded())
+                        .thenComparing(c -> c.decision().retryAfter()));
+    }
+
+    /** The longest wait for reserved tokens; zero when the call does not wait. */
+    public Duration delay() {
+        return charged.stream()
+                .map(Charged::delay)
+                .max(Comparator.naturalOrder())
+                .orElse(Duration.ZERO);
+    }
+
+    /** The charged limit whose wait is {@link #delay()}. */
+    public Optional<Charged> longestWait() {
+        return charged.stream().filter(c -> !c.delay().isZero()).max(Comparator.comparing(Charged::delay));
+    }
+
+    /**
+     * Gives back every token this admission took, once (a second call does nothing): for a call whose
+     * outcome is not counted. Each limit's refund is one atomic script; a refund Redis cannot take is
+     * lost (the tokens stay spent) and counted, never retried.
+     */
+    public void refund() {
+        if (refunded.compareAndSet(false, true)) {
+            limiter.refund(charged);
+        }
+    }
+
+    /**
+     * The call has ended with {@code failed}: gives back the tokens of every limit that does not count
+     * that outcome ({@link dev.tollgate.CountOn}); the others stay spent. Once: a second call, or one
+     * after {@link #refund()}, does nothing.
+     */
+    public void settle(boolean failed) {
+        if (!allowed() || charged.stream().allMatch(c -> c.charge().countOn().counts(failed))) {
+            return;
+        }
+        if (refunded.compareAndSet(false, true)) {
+            limiter.refund(charged.stream()
+                    .filter(c -> !c.charge().countOn().counts(failed))
+                    .toList());
+        }
+    }
+
+    /** One limit's decision, for callers with a single charge. */
+    public Decision decision(int i) {
+        return charged.get(i).decision();
+    }
+}

@@ -1,0 +1,59 @@
+package dev.tollgate.internal.ratelimit;
+
+import dev.tollgate.StoreUnavailableException;
+import dev.tollgate.internal.core.Guard;
+import java.time.Duration;
+import java.util.EnumMap;
+import java.util.Map;
+
+/**
+ * The innermost stage: the limit's store, asked through the guard, which bounds how long it may take.
+ * Spends the call's cost, or reserves it when the call waits.
+ */
+final class GuardedStore implements Stage {
+
+    private final Map<Algorithm, RateLimitStore> stores;
+    private final Guard guard;
+
+    GuardedStore(Map<Algorithm, RateLimitStore> stores, Guard guard) {
+        this.stores = new EnumMap<>(stores);
+        this.guard = guard;
+    }
+
+    /** @throws StoreUnavailableException when the store cannot be asked within the guard's budget */
+    @Override
+    public Charged apply(Ask ask) {
+        Charge c = ask.charge();
+        RateLimitStore store = store(c.limit());
+        String key = ask.storeKey();
+        if (ask.waits()) {
+            Reservation r = guard.call(key, () -> store.reserve(c.spentPolicy(), key, ask.maxWait()));
+            return new Charged(c, r.decision(), 0, r.delay(), r.decision().allowed());
+        }
+        Spent s = guard.call(key, () -> store.spend(c.spentPolicy(), key));
+        return new Charged(
+                c, s.decision(), s.mark(), Duration.ZERO, s.decision().allowed());
+    }
+
+    /** Gives {@code c}'s tokens back to the bucket at {@code storeKey}; false when the store cannot be asked. */
+    boolean refund(Charged c, String storeKey) {
+        RateLimitStore store = store(c.charge().limit());
+        try {
+            guard.call(storeKey, () -> {
+                store.refund(c.charge().spentPolicy(), storeKey, c.mark());
+                return null;
+            });
+            return true;
+        } catch (StoreUnavailableException e) {
+            return false;
+        }
+    }
+
+    private RateLimitStore store(LimitSpec limit) {
+        RateLimitStore store = stores.get(limit.algorithm());
+        if (store == null) {
+            throw new IllegalStateException("no store for " + limit.algorithm().configName() + " limits");
+        }
+        return store;
+    }
+}

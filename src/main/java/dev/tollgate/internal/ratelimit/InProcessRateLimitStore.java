@@ -1,0 +1,119 @@
+package dev.tollgate.internal.ratelimit;
+
+import dev.tollgate.Decision;
+import dev.tollgate.LimitPolicy;
+import dev.tollgate.internal.core.ExpiringMap;
+import dev.tollgate.internal.core.MicrosClock;
+import java.util.Optional;
+
+/**
+ * Limits in this JVM's memory, with the same arithmetic as the Redis scripts, clocked by the injected
+ * clock. Limits are per server: two servers behind a balancer each admit the full capacity.
+ *
+ * <p>Bounded: client keys can be chosen by clients, so a store holds at most {@code maxKeys} keys (a
+ * sliding window log counts one more per entry it holds). Beyond that, a key whose state can be
+ * forgotten (a full bucket, an ended window) is evicted first, else the least recently used of a
+ * sample: a flood of fresh keys can make a client's spent bucket be forgotten, never the heap fill
+ * (see {@link ExpiringMap}).
+ */
+public final class InProcessRateLimitStore implements RateLimitStore {
+
+    /** Keys held at most by default: 100,000, about 18 MB of heap for token buckets (InProcessMemoryTest). */
+    public static final int DEFAULT_MAX_KEYS = 100_000;
+
+    private final Kept<?> kept;
+
+    private <S> InProcessRateLimitStore(MicrosClock clock, InProcessArithmetic<S> arithmetic, int maxKeys) {
+        this.kept =
+                new Kept<>(new ExpiringMap<>(clock, arithmetic::expiresAt, maxKeys, arithmetic::weight), arithmetic);
+    }
+
+    /** Token buckets, as {@code token-bucket.lua}. */
+    public static InProcessRateLimitStore tokenBucket(MicrosClock clock) {
+        return of(Algorithm.TOKEN_BUCKET, clock);
+    }
+
+    /** Fixed windows, as {@code fixed-window.lua}. */
+    public static InProcessRateLimitStore fixedWindow(MicrosClock clock) {
+        return of(Algorithm.FIXED_WINDOW, clock);
+    }
+
+    /** Sliding window logs, as {@code sliding-window.lua}. */
+    public static InProcessRateLimitStore slidingWindow(MicrosClock clock) {
+        return of(Algorithm.SLIDING_WINDOW, clock);
+    }
+
+    /** {@code algorithm}'s store, holding at most {@link #DEFAULT_MAX_KEYS} keys. */
+    public static InProcessRateLimitStore of(Algorithm algorithm, MicrosClock clock) {
+        return of(algorithm, clock, DEFAULT_MAX_KEYS);
+    }
+
+    /** {@code algorithm}'s store, holding at most {@code maxKeys} keys (a sliding log: plus its entries). */
+    public static InProcessRateLimitStore of(Algorithm algorithm, MicrosClock clock, int maxKeys) {
+        InProcessArithmetic<?> arithmetic =
+                switch (algorithm) {
+                    case TOKEN_BUCKET -> new TokenBucketArithmetic();
+                    case FIXED_WINDOW -> new FixedWindowArithmetic();
+                    case SLIDING_WINDOW -> new SlidingWindowArithmetic();
+                };
+        return new InProcessRateLimitStore(clock, arithmetic, maxKeys);
+    }
+
+    @Override
+    public Decision tryConsume(LimitPolicy policy, String storeKey) {
+        return kept.consume(policy, storeKey);
+    }
+
+    @Override
+    public Reservation reserve(LimitPolicy policy, String storeKey, java.time.Duration maxWait) {
+        return kept.reserve(policy, storeKey, maxWait.toNanos() / 1000);
+    }
+
+    @Override
+    public boolean forget(String storeKey) {
+        return kept.entries().update(storeKey, (live, now) -> new ExpiringMap.Updated<>(null, live != null));
+    }
+
+    @Override
+    public Spent spend(LimitPolicy policy, String storeKey) {
+        return kept.spend(policy, storeKey);
+    }
+
+    @Override
+    public void refund(LimitPolicy policy, String storeKey, long mark) {
+        kept.refund(policy, storeKey, mark);
+    }
+
+    /** Number of keys held, expired or not. */
+    public int size() {
+        return kept.entries().size();
+    }
+
+    /** A key's live state, for tests. */
+    Optional<?> state(String storeKey) {
+        return kept.entries().get(storeKey);
+    }
+
+    @Override
+    public void close() {
+        kept.entries().clear();
+    }
+
+    private record Kept<S>(ExpiringMap<S> entries, InProcessArithmetic<S> arithmetic) {
+        Decision consume(LimitPolicy policy, String key) {
+            return entries.update(key, (live, now) -> arithmetic.consume(live, policy, now));
+        }
+
+        Spent spend(LimitPolicy policy, String key) {
+            return entries.update(key, (live, now) -> arithmetic.spend(live, policy, now));
+        }
+
+        void refund(LimitPolicy policy, String key, long mark) {
+            entries.update(key, (live, now) -> new ExpiringMap.Updated<>(arithmetic.refund(live, policy, mark), null));
+        }
+
+        Reservation reserve(LimitPolicy policy, String key, long maxWaitMicros) {
+            return entries.update(key, (live, now) -> arithmetic.reserve(live, policy, now, maxWaitMicros));
+        }
+    }
+}

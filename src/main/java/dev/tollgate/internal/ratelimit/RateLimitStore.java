@@ -1,0 +1,89 @@
+package dev.tollgate.internal.ratelimit;
+
+import dev.tollgate.Decision;
+import dev.tollgate.LimitPolicy;
+import dev.tollgate.StoreUnavailableException;
+
+/**
+ * Where buckets live. One call is one atomic decision: read, refill, decide and write happen together
+ * or not at all, clocked by the store, never by the caller.
+ */
+public interface RateLimitStore extends AutoCloseable {
+
+    /**
+     * Spends {@code policy.cost()} tokens from the bucket at {@code storeKey} if it holds them.
+     *
+     * @param storeKey a key from {@link StoreKeys#of}
+     * @throws StoreUnavailableException when the store cannot be asked (connection, timeout, server error)
+     */
+    Decision tryConsume(LimitPolicy policy, String storeKey);
+
+    /**
+     * Spends {@code policy.cost()} tokens from the bucket if it holds them, else reserves them when they
+     * will have refilled within {@code maxWait}: the bucket then owes them, and every later call queues
+     * behind this one. Token buckets only.
+     *
+     * @return allowed with the wait before the tokens are there (zero when they are), or denied at once
+     *     with the retry-after when the wait would exceed {@code maxWait}
+     * @throws StoreUnavailableException when the store cannot be asked
+     * @throws UnsupportedOperationException for a store of windows, which cannot owe
+     */
+    default Reservation reserve(LimitPolicy policy, String storeKey, java.time.Duration maxWait) {
+        throw new UnsupportedOperationException("only token buckets can reserve tokens for a waiting call");
+    }
+
+    /**
+     * What a call would be told now, spending nothing and writing nothing: for operators.
+     *
+     * @return empty when this store cannot tell without changing the state
+     * @throws StoreUnavailableException when the store cannot be asked
+     */
+    default java.util.Optional<Decision> peek(LimitPolicy policy, String storeKey) {
+        return java.util.Optional.empty();
+    }
+
+    /**
+     * Gives up to {@code tokens} back to the bucket or window at {@code storeKey}, never beyond full: for
+     * operators ({@link dev.tollgate.RateLimitAdmin#credit}).
+     *
+     * @return the whole tokens credited
+     * @throws StoreUnavailableException when the store cannot be asked
+     * @throws UnsupportedOperationException when this store does not credit (in process)
+     */
+    default long credit(LimitPolicy policy, String storeKey, long tokens) {
+        throw new UnsupportedOperationException("limit '" + policy.name()
+                + "' is kept in this server's memory: credits, overrides and blocks need Redis");
+    }
+
+    /**
+     * Forgets the bucket or window at {@code storeKey}: the next call finds it full.
+     *
+     * @return whether there was one
+     * @throws StoreUnavailableException when the store cannot be asked
+     */
+    boolean forget(String storeKey);
+
+    /**
+     * Like {@link #tryConsume}, and says what {@link #refund} needs to give an allowed call's tokens back.
+     *
+     * @throws StoreUnavailableException when the store cannot be asked
+     */
+    default Spent spend(LimitPolicy policy, String storeKey) {
+        return new Spent(tryConsume(policy, storeKey), 0);
+    }
+
+    /**
+     * Gives back what an allowed {@link #spend} (or a reservation, {@code mark} 0) took, in one atomic
+     * step: a token bucket never above its capacity; a window only while the call's window (or its
+     * entries) is still there. Giving back twice gives back twice: call it once per allowed spend.
+     *
+     * @param policy the policy the call was spent under (its cost is what comes back)
+     * @param mark the spend's {@link Spent#mark()}
+     * @throws StoreUnavailableException when the store cannot be asked (the tokens then stay spent)
+     */
+    void refund(LimitPolicy policy, String storeKey, long mark);
+
+    /** Releases connections and threads. */
+    @Override
+    void close();
+}

@@ -1,0 +1,179 @@
+package dev.tollgate.internal.ratelimit;
+
+import dev.tollgate.Decision;
+import dev.tollgate.LimitPolicy;
+import dev.tollgate.internal.core.Guard;
+import java.time.Duration;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.function.LongSupplier;
+
+/**
+ * The decision core: a limit and a client key in, a decision out. Every decision, a lone {@link #check},
+ * a {@link #reserve} or one limit's part of an {@link #admit}, goes through one chain of stages, from
+ * the outside in: {@link Shadow} (a shadow limit passes the call), {@link TooCostly} (a cost no call may
+ * have is denied), {@link Candidate} (the candidate beside the limit spends too), {@link Told} (the
+ * listener hears of it), {@link HeldDenials} (a denied key is answered here until its retry-after),
+ * {@link Fallback} (when the store cannot be asked: the local fallback or the degraded decision) and
+ * {@link GuardedStore} (the store, within the guard's budget). Knows nothing of HTTP, CDI or MicroProfile.
+ */
+public final class RateLimiter {
+
+    /**
+     * The longest a call may wait for its tokens: 2^53 µs (285 years), the longest the scripts count
+     * exactly. A longer {@code maxWait} is the same as this one: no bucket takes that long to refill.
+     */
+    static final Duration LONGEST_WAIT = Duration.of(LimitPolicy.MAX_COUNT, ChronoUnit.MICROS);
+
+    private final GuardedStore store;
+    private final HeldDenials held;
+    private final DecisionListener listener;
+    private final StoreKeys keys;
+    private final Stage chain;
+
+    /** @param stores a store for each algorithm the limits use */
+    public RateLimiter(
+            Map<Algorithm, RateLimitStore> stores, Guard guard, DecisionListener listener, LongSupplier nanoTime) {
+        this(stores, Map.of(), null, guard, listener, nanoTime, StoreKeys.DEFAULT);
+    }
+
+    /**
+     * @param stores a store for each algorithm the limits use
+     * @param localStores in-process stores that decide for limits with a local fallback while {@code
+     *     stores} cannot be asked; empty when the stores are in process already
+     * @param denials where denied keys are held until their retry-after, so that their calls are answered
+     *     without asking the store; null: every call asks
+     * @param keys how the buckets' keys are named (under a {@code tollgate.redis.key-prefix})
+     */
+    public RateLimiter(
+            Map<Algorithm, RateLimitStore> stores,
+            Map<Algorithm, RateLimitStore> localStores,
+            DeniedCache denials,
+            Guard guard,
+            DecisionListener listener,
+            LongSupplier nanoTime,
+            StoreKeys keys) {
+        this.keys = keys;
+        this.listener = listener;
+        this.store = new GuardedStore(stores, guard);
+        this.held = new HeldDenials(new Fallback(store, localStores, listener, nanoTime), denials, listener, nanoTime);
+        Told told = new Told(held, listener, nanoTime);
+        this.chain = new Shadow(new TooCostly(new Candidate(told, this::decide, keys), told), new ShadowLog(nanoTime));
+    }
+
+    /** A limiter of token buckets in {@code store}. */
+    public RateLimiter(RateLimitStore store, Guard guard, DecisionListener listener, LongSupplier nanoTime) {
+        this(Map.of(Algorithm.TOKEN_BUCKET, store), guard, listener, nanoTime);
+    }
+
+    /** A limiter of token buckets in a store in this JVM: no guard, no listener. */
+    public static RateLimiter direct(RateLimitStore store) {
+        return new RateLimiter(store, Guard.DIRECT, DecisionListener.NONE, System::nanoTime);
+    }
+
+    /**
+     * Spends the limit's cost from {@code clientKey}'s bucket if it holds it. A shadow limit lets the
+     * call pass whatever it decided (the listener is told what it decided); a candidate beside the limit
+     * spends from its own bucket too, and decides nothing.
+     */
+    public Decision check(LimitSpec limit, String clientKey) {
+        return alone(limit, clientKey, Duration.ZERO).decision();
+    }
+
+    /**
+     * Spends the limit's cost from {@code clientKey}'s bucket, or reserves it when it will have refilled
+     * within {@code maxWait}; does not wait itself. A token bucket's only: the tokens a waiting call
+     * reserves make every later call queue behind it, so waiters are spaced as the limit allows. A shadow
+     * limit never makes a call wait.
+     *
+     * @return allowed with how long to wait first (zero: at once), or denied at once when the wait would
+     *     exceed {@code maxWait}; when the store cannot be asked, the limit's degraded decision, no wait
+     * @throws IllegalArgumentException when the limit is not a token bucket or {@code maxWait} is negative
+     */
+    public Reservation reserve(LimitSpec limit, String clientKey, Duration maxWait) {
+        if (limit.algorithm() != Algorithm.TOKEN_BUCKET) {
+            throw new IllegalArgumentException("limit '" + limit.name() + "' is a "
+                    + limit.algorithm().configName() + ": only a token bucket can be waited for");
+        }
+        if (maxWait == null || maxWait.isNegative()) {
+            throw new IllegalArgumentException(
+                    "limit '" + limit.name() + "': maxWait must be >= 0, but was " + maxWait);
+        }
+        Charged c = alone(limit, clientKey, bounded(maxWait));
+        return new Reservation(c.decision(), c.delay());
+    }
+
+    private Charged decide(Ask ask) {
+        return chain.apply(ask);
+    }
+
+    private Charged alone(LimitSpec limit, String clientKey, Duration maxWait) {
+        return chain.apply(new Ask(Charge.of(limit, clientKey), keys.of(limit, clientKey), maxWait, false));
+    }
+
+    /**
+     * Admits one call under all of {@code charges}, all or nothing: each limit is spent (or, with a
+     * {@code maxWait}, reserved) in its own atomic script, in order; when any of them denies the call,
+     * every token the others took is given back before this returns. A charge costing more than one call
+     * may ({@link Charge#neverPasses()}) is denied without asking the store. Reserve-and-give-back: what
+     * stays spent is exact, but while a denied call's tokens are out (between its spend and its refund,
+     * one round trip) another call can be denied by them. Shadow limits, candidates, held denials and
+     * local fallbacks behave as in {@link #check}; a held denial answers only a charge under the limit's
+     * own policy and cost that does not wait.
+     *
+     * @param maxWait how long the call may wait for token-bucket tokens; zero: not at all
+     * @throws dev.tollgate.ClientKeyTooLongException when a charge's client key is too long for a bucket,
+     *     before anything is spent
+     */
+    public Admission admit(List<Charge> charges, Duration maxWait) {
+        // A key too long for any bucket refuses the call before any limit is spent.
+        charges.forEach(c -> StoreKeys.checkLength(c.name(), c.clientKey()));
+        List<Charged> charged = new ArrayList<>(charges.size());
+        Duration wait = bounded(maxWait);
+        try {
+            for (Charge c : charges) {
+                charged.add(chain.apply(new Ask(c, keys.of(c.limit(), c.clientKey()), wait, true)));
+            }
+        } finally {
+            if (charged.size() < charges.size()
+                    || charged.stream().anyMatch(c -> !c.decision().allowed())) {
+                refund(charged);
+            }
+        }
+        return new Admission(charged, this);
+    }
+
+    /**
+     * Gives back every spent charge, each in one atomic script; one lost to an unreachable store is
+     * counted, the rest still go back. A denial held for the key is forgotten: tokens came back.
+     */
+    void refund(List<Charged> charged) {
+        for (Charged c : charged) {
+            if (c.spent()) {
+                String storeKey = keys.of(c.charge().limit(), c.charge().clientKey());
+                boolean given = store.refund(c, storeKey);
+                if (given) {
+                    held.forget(storeKey);
+                }
+                listener.onRefund(c.charge().limit(), given);
+            }
+        }
+    }
+
+    /** How this limiter names its buckets' keys. */
+    public StoreKeys keys() {
+        return keys;
+    }
+
+    /** Forgets the denials held for {@code storeKey}, or for every key when it is null; nothing without a cache. */
+    public void forgetDenials(String storeKey) {
+        held.forget(storeKey);
+    }
+
+    /** {@code maxWait}, at most {@link #LONGEST_WAIT}: what the stores' scripts take. */
+    private static Duration bounded(Duration maxWait) {
+        return maxWait.compareTo(LONGEST_WAIT) > 0 ? LONGEST_WAIT : maxWait;
+    }
+}

@@ -1,0 +1,228 @@
+package dev.tollgate.internal.ratelimit;
+
+import dev.tollgate.Decision;
+import dev.tollgate.LimitPolicy;
+import dev.tollgate.StoreUnavailableException;
+import dev.tollgate.internal.redis.LuaScript;
+import dev.tollgate.internal.redis.RedisClients;
+import dev.tollgate.internal.redis.RedisCommands;
+import dev.tollgate.internal.redis.RedisException;
+import dev.tollgate.internal.redis.RedisFailures;
+import dev.tollgate.internal.redis.RedisLink;
+import dev.tollgate.internal.redis.RedisSettings;
+import java.time.Duration;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Limits in Redis: one {@code EVALSHA} of the algorithm's script ({@code token-bucket.lua}, {@code
+ * fixed-window.lua}, {@code sliding-window.lua}) per decision, on the bucket's key, clocked by Redis
+ * {@code TIME}. Each script answers {@code {allowed 1|0, remaining, retry-after us, until-full us}} (-1:
+ * never). See {@link Algorithm} for what each one counts. Every script also reads the client's
+ * operator rules ({@link StoreKeys#rules}, {@code operator.lua}): a block denies, an override replaces
+ * the policy given.
+ */
+public final class RedisRateLimitStore implements RateLimitStore {
+
+    private static final Map<Algorithm, LuaScript> SCRIPTS = new EnumMap<>(Algorithm.class);
+
+    static {
+        for (Algorithm a : Algorithm.values()) {
+            SCRIPTS.put(a, LuaScript.named(a.configName()));
+        }
+    }
+
+    private static final LuaScript RESERVE = LuaScript.named("token-bucket-reserve");
+    private static final LuaScript PEEK = LuaScript.named("peek");
+    private static final LuaScript CREDIT = LuaScript.named("credit");
+
+    private static final Map<Algorithm, LuaScript> REFUNDS = new EnumMap<>(Algorithm.class);
+
+    static {
+        for (Algorithm a : Algorithm.values()) {
+            REFUNDS.put(a, LuaScript.named(a.configName() + "-refund"));
+        }
+    }
+
+    private final RedisCommands redis;
+    /** The client this store built and closes; null when the caller keeps it. */
+    private final RedisLink owned;
+
+    private final Algorithm algorithm;
+
+    /** The arguments of the policy last decided for: one limit's checks reuse them instead of formatting four numbers. */
+    private volatile PolicyArgs lastArgs;
+
+    private record PolicyArgs(LimitPolicy policy, List<String> args) {}
+
+    private RedisRateLimitStore(RedisCommands redis, RedisLink owned, Algorithm algorithm) {
+        this.redis = redis;
+        this.owned = owned;
+        this.algorithm = algorithm;
+    }
+
+    /** Token buckets on a client the caller keeps and closes. */
+    public static RedisRateLimitStore tokenBucket(RedisCommands redis) {
+        return using(Algorithm.TOKEN_BUCKET, redis);
+    }
+
+    /** Fixed windows on a client the caller keeps and closes. */
+    public static RedisRateLimitStore fixedWindow(RedisCommands redis) {
+        return using(Algorithm.FIXED_WINDOW, redis);
+    }
+
+    /** Sliding window logs on a client the caller keeps and closes. */
+    public static RedisRateLimitStore slidingWindow(RedisCommands redis) {
+        return using(Algorithm.SLIDING_WINDOW, redis);
+    }
+
+    /** {@code algorithm}'s store on a client the caller keeps and closes. */
+    public static RedisRateLimitStore using(Algorithm algorithm, RedisCommands redis) {
+        return new RedisRateLimitStore(redis, null, algorithm);
+    }
+
+    /** {@code algorithm}'s store on its own client, closed with the store. */
+    public static RedisRateLimitStore connect(Algorithm algorithm, RedisSettings settings) {
+        RedisLink link = RedisClients.create(settings);
+        return new RedisRateLimitStore(link, link, algorithm);
+    }
+
+    /** The script {@code algorithm} runs, for tests and tools that inspect Redis. */
+    public static LuaScript script(Algorithm algorithm) {
+        return SCRIPTS.get(algorithm);
+    }
+
+    @Override
+    public Decision tryConsume(LimitPolicy policy, String storeKey) {
+        return spend(policy, storeKey).decision();
+    }
+
+    @Override
+    public Spent spend(LimitPolicy policy, String storeKey) {
+        Object reply;
+        try {
+            reply = redis.eval(SCRIPTS.get(algorithm), keys(storeKey), args(policy));
+        } catch (RedisException e) {
+            throw failed("Redis did not decide for limit '" + policy.name() + "'", e);
+        }
+        List<?> r = (List<?>) reply;
+        Decision d = Decision.ofMicros((Long) r.get(0) == 1L, (Long) r.get(1), (Long) r.get(2), (Long) r.get(3));
+        return new Spent(d, r.size() > 4 ? (Long) r.get(4) : 0);
+    }
+
+    @Override
+    public void refund(LimitPolicy policy, String storeKey, long mark) {
+        List<String> args = algorithm == Algorithm.TOKEN_BUCKET
+                ? List.of(Long.toString(policy.capacity()), Long.toString(policy.cost()))
+                : List.of(Long.toString(mark), Long.toString(policy.cost()));
+        try {
+            redis.eval(REFUNDS.get(algorithm), keys(storeKey), args);
+        } catch (RedisException e) {
+            throw failed("Redis did not give back for limit '" + policy.name() + "'", e);
+        }
+    }
+
+    @Override
+    public Reservation reserve(LimitPolicy policy, String storeKey, Duration maxWait) {
+        if (algorithm != Algorithm.TOKEN_BUCKET) {
+            return RateLimitStore.super.reserve(policy, storeKey, maxWait);
+        }
+        List<String> args = new java.util.ArrayList<>(args(policy));
+        args.add(Long.toString(Math.max(1, maxWait.toNanos() / 1000)));
+        Object reply;
+        try {
+            reply = redis.eval(RESERVE, keys(storeKey), args);
+        } catch (RedisException e) {
+            throw failed("Redis did not decide for limit '" + policy.name() + "'", e);
+        }
+        List<?> r = (List<?>) reply;
+        return Reservation.ofMicros((Long) r.get(0) == 1L, (Long) r.get(1), (Long) r.get(2), (Long) r.get(3));
+    }
+
+    @Override
+    public java.util.Optional<Decision> peek(LimitPolicy p, String storeKey) {
+        List<String> args = List.of(
+                algorithm.keyCode(),
+                Long.toString(p.capacity()),
+                Long.toString(algorithm == Algorithm.TOKEN_BUCKET ? p.refillTokens() : p.capacity()),
+                Long.toString(p.refillPeriodMicros()),
+                Long.toString(p.cost()));
+        Object reply;
+        try {
+            reply = redis.eval(PEEK, keys(storeKey), args);
+        } catch (RedisException e) {
+            throw new StoreUnavailableException("Redis did not answer a peek at limit '" + p.name() + "'", e);
+        }
+        List<?> r = (List<?>) reply;
+        return java.util.Optional.of(
+                Decision.ofMicros((Long) r.get(0) == 1L, (Long) r.get(1), (Long) r.get(2), (Long) r.get(3)));
+    }
+
+    @Override
+    public long credit(LimitPolicy p, String storeKey, long tokens) {
+        List<String> args = List.of(
+                algorithm.keyCode(),
+                Long.toString(p.capacity()),
+                Long.toString(algorithm == Algorithm.TOKEN_BUCKET ? p.refillTokens() : p.capacity()),
+                Long.toString(p.refillPeriodMicros()),
+                Long.toString(tokens));
+        try {
+            return (Long) redis.eval(CREDIT, keys(storeKey), args);
+        } catch (RedisException e) {
+            throw new StoreUnavailableException("Redis did not credit limit '" + p.name() + "'", e);
+        }
+    }
+
+    /**
+     * A script's keys: the bucket and the client's operator rules beside it (same Cluster slot); a key
+     * without a hash tag (not {@link StoreKeys#of}'s) has no rules. Public for the benchmarks, whose raw
+     * {@code EVALSHA} must send what a decision sends.
+     */
+    public static List<String> keys(String storeKey) {
+        return StoreKeys.hasRules(storeKey) ? List.of(storeKey, StoreKeys.rules(storeKey)) : List.of(storeKey);
+    }
+
+    @Override
+    public boolean forget(String storeKey) {
+        try {
+            return redis.del(storeKey);
+        } catch (RedisException e) {
+            throw new StoreUnavailableException("Redis did not forget a bucket", e);
+        }
+    }
+
+    /** The script's arguments: {@code capacity, refill tokens, period us, cost}; a window's {@code limit, window us, cost}. */
+    private List<String> args(LimitPolicy p) {
+        PolicyArgs last = lastArgs;
+        if (last != null && last.policy() == p) {
+            return last.args();
+        }
+        String capacity = Long.toString(p.capacity());
+        String cost = Long.toString(p.cost());
+        String period = Long.toString(p.refillPeriodMicros());
+        List<String> args = algorithm == Algorithm.TOKEN_BUCKET
+                ? List.of(capacity, Long.toString(p.refillTokens()), period, cost)
+                : List.of(capacity, period, cost);
+        lastArgs = new PolicyArgs(p, args);
+        return args;
+    }
+
+    /**
+     * What a failed script call throws: {@link ArgumentsRefusedException} when the script refused its
+     * arguments ({@link RedisFailures#argumentsRefused}: a bug, the call is denied), else {@link
+     * StoreUnavailableException}, classified by the guard.
+     */
+    private static StoreUnavailableException failed(String message, RedisException e) {
+        return RedisFailures.argumentsRefused(e)
+                ? new ArgumentsRefusedException(message + ": the script refused its arguments", e)
+                : new StoreUnavailableException(message, e);
+    }
+
+    @Override
+    public void close() {
+        if (owned != null) {
+            owned.close();
+        }
+    }
+}

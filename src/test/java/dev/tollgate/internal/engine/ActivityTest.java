@@ -1,0 +1,72 @@
+package dev.tollgate.internal.engine;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import dev.tollgate.Decision;
+import dev.tollgate.LimitPolicy;
+import dev.tollgate.internal.ratelimit.KeySpec;
+import dev.tollgate.internal.ratelimit.LimitSpec;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.Test;
+
+/** The console's recent counts: per slot, a reused slot starts at zero, and concurrent counts are all kept. */
+class ActivityTest {
+
+    private static final long SLOT = Activity.SLOT_SECONDS * 1_000_000_000L;
+    private static final LimitSpec API = new LimitSpec(LimitPolicy.quota("api", 10), new KeySpec.Global(), false);
+    private static final Decision ALLOWED = Decision.ofMicros(true, 1, 0, 0);
+    private static final Decision DENIED = Decision.ofMicros(false, 0, 1000, 1000);
+
+    @Test
+    void countsEachOutcomeInTheSlotUnderWayAndClearsASlotWhenItIsReused() {
+        AtomicLong now = new AtomicLong(1_000);
+        Activity activity = new Activity(now::get);
+        activity.onDecision(API, ALLOWED, 0);
+        activity.onDecision(API, ALLOWED, 0);
+        activity.onDecision(API, DENIED, 0);
+        activity.onDecision(API, Decision.degraded(true), 0);
+        activity.onHeldDenial(API);
+        List<ActivitySlot> recent = activity.recent().get("api");
+        assertEquals(Activity.SLOTS, recent.size());
+        assertEquals(new ActivitySlot(2, 1, 1, 0, 1), recent.get(Activity.SLOTS - 1));
+
+        now.addAndGet(SLOT); // the next slot
+        activity.onDecision(API, DENIED, 0);
+        recent = activity.recent().get("api");
+        assertEquals(new ActivitySlot(2, 1, 1, 0, 1), recent.get(Activity.SLOTS - 2));
+        assertEquals(new ActivitySlot(0, 1, 0, 0, 0), recent.get(Activity.SLOTS - 1));
+
+        now.addAndGet(SLOT * (Activity.SLOTS - 1)); // the first slot's place again, thirty slots later
+        activity.onDecision(API, ALLOWED, 0);
+        recent = activity.recent().get("api");
+        assertEquals(new ActivitySlot(1, 0, 0, 0, 0), recent.get(Activity.SLOTS - 1));
+        assertEquals(new ActivitySlot(0, 0, 0, 0, 0), recent.get(Activity.SLOTS - 2));
+        assertEquals(new ActivitySlot(0, 1, 0, 0, 0), recent.get(0)); // the oldest shown; the first slot is gone
+    }
+
+    @Test
+    void keepsEveryCountOfThreadsCountingAtOnceAcrossANewSlot() throws Exception {
+        AtomicLong now = new AtomicLong(0);
+        Activity activity = new Activity(now::get);
+        activity.onDecision(API, DENIED, 0); // slot 0, then every thread counts in slot 30, the same place
+        now.set(SLOT * Activity.SLOTS);
+        List<Thread> threads = new ArrayList<>();
+        for (int t = 0; t < 8; t++) {
+            Thread thread = new Thread(() -> {
+                for (int i = 0; i < 10_000; i++) {
+                    activity.onDecision(API, ALLOWED, 0);
+                }
+            });
+            threads.add(thread);
+            thread.start();
+        }
+        for (Thread thread : threads) {
+            thread.join();
+        }
+        assertEquals(
+                new ActivitySlot(80_000, 0, 0, 0, 0),
+                activity.recent().get("api").get(Activity.SLOTS - 1));
+    }
+}
