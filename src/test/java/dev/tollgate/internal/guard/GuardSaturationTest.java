@@ -92,12 +92,14 @@ class GuardSaturationTest {
             List<Decision> decisions = concurrently(12, () -> tollgate.check(limit, "k"));
             long degraded = decisions.stream().filter(Decision::degraded).count();
             long saturated = causes.count(DegradedCause.SATURATED);
-            // One connection, every reply 150 ms late, a 400 ms budget: only the calls the worker starts at 0, 150
-            // and 300 ms reach Redis within their budgets (the third ends at 450 ms, after its budget); the 9 or
-            // more others never get the connection in time. A loaded machine only starts fewer.
-            assertTrue(degraded >= 10, "at most 2 of 12 answered in the budget: " + degraded + " degraded; " + causes);
+            // One connection, every reply 150 ms late, a 400 ms budget: the connection serves calls one after
+            // another, at 0, 150, 300 and 450 ms. At most 3 answer within their budgets (the third ends at 450 ms,
+            // within the budget of a check that began it some 50 ms late); a 4th may reach Redis after its budget
+            // (load or timeout); the 8 or more others never get the connection in time (saturated). A loaded
+            // machine only starts fewer.
+            assertTrue(degraded >= 9, "at most 3 of 12 answered in the budget: " + degraded + " degraded; " + causes);
             assertTrue(
-                    saturated >= 9, "12 checks of 150 ms on one connection in 400 ms: 9 or more saturated; " + causes);
+                    saturated >= 8, "12 checks of 150 ms on one connection in 400 ms: 8 or more saturated; " + causes);
             // A check whose worker was still in its call at the budget, while Redis answered others, is load.
             long load = causes.count(DegradedCause.LOAD);
             assertEquals(

@@ -42,8 +42,8 @@ class NoNameLookupTest {
     void noClassOfClientIdentityOrSettingsCallsAResolvingMethod() throws IOException {
         List<String> offenders;
         try (Stream<Path> files = Stream.concat(
-                Files.walk(Path.of("target/classes/dev/tollgate/http")),
-                Files.walk(Path.of("target/classes/dev/tollgate/config")))) {
+                Files.walk(Path.of("target/classes/dev/tollgate/internal/http")),
+                Files.walk(Path.of("target/classes/dev/tollgate/internal/config")))) {
             offenders = files.filter(f -> f.toString().endsWith(".class"))
                     .filter(f -> pool(f).contains("getByName") || pool(f).contains("getAllByName"))
                     .map(Path::toString)

@@ -119,7 +119,7 @@ class ScriptLimitsAgreementTest {
     void everyScriptRefusesItsArgumentsWithTheOnePrefix() throws IOException {
         Pattern reply = Pattern.compile("redis\\.error_reply\\('([^']*)'");
         List<String> replies = new ArrayList<>();
-        try (Stream<Path> scripts = Files.list(Path.of("src/main/resources/dev/tollgate/redis"))) {
+        try (Stream<Path> scripts = Files.list(Path.of("src/main/resources/dev/tollgate/internal/redis"))) {
             for (Path script :
                     scripts.filter(p -> p.toString().endsWith(".lua")).toList()) {
                 Matcher m = reply.matcher(Files.readString(script));
