@@ -97,7 +97,10 @@ class ConsumerIT {
                     .orElse(null);
             assertNotNull(lib, "the library jar: " + libs);
             List<String> inLib = entries(new ZipInputStream(war.getInputStream(lib)));
-            assertTrue(inLib.contains("dev/tollgate/internal/engine/Tollgate.class"), "the library's classes");
+            assertTrue(
+                    inLib.contains("dev/tollgate/engine/Tollgate.class")
+                            && inLib.contains("dev/tollgate/internal/engine/Engine.class"),
+                    "the library's classes");
             assertFalse(inLib.stream().anyMatch(n -> n.startsWith("dev/tollgate/demo/")), "no demo classes");
             assertFalse(inLib.contains("META-INF/microprofile-config.properties"), "no demo settings");
         }
