@@ -13,7 +13,8 @@ import java.util.Optional;
 
 /**
  * Everything Tollgate reads from configuration, validated and typed. Built by {@link SettingsReader}
- * from {@code tollgate.*} properties.
+ * from {@code tollgate.*} properties, and by {@link TypedSpecs#settings} from plain Java's typed values
+ * ({@code Tollgate.builder()}).
  *
  * @param redisUrl where the shared state lives; empty: in-process stores, limits and locks per server
  * @param guard the budget of one Redis call, the worker threads (one per pooled connection) and the
@@ -67,81 +68,9 @@ public record TollgateSettings(
         }
     }
 
-    /** Without a key prefix. */
-    public TollgateSettings(
-            Optional<RedisUrl> redisUrl,
-            GuardSettings guard,
-            boolean failOpen,
-            Map<String, LimitSpec> limits,
-            HttpSettings http,
-            Map<String, ConcurrencySpec> concurrency,
-            int localDenials,
-            Map<String, Plans> plans,
-            AdminSettings admin,
-            ReloadSettings reload,
-            String lockHolder) {
-        this(
-                redisUrl,
-                guard,
-                failOpen,
-                limits,
-                http,
-                concurrency,
-                localDenials,
-                plans,
-                admin,
-                reload,
-                lockHolder,
-                KeyPrefix.NONE);
-    }
-
-    /** Without plans. */
-    public TollgateSettings(
-            Optional<RedisUrl> redisUrl,
-            GuardSettings guard,
-            boolean failOpen,
-            Map<String, LimitSpec> limits,
-            HttpSettings http,
-            Map<String, ConcurrencySpec> concurrency,
-            int localDenials) {
-        this(
-                redisUrl,
-                guard,
-                failOpen,
-                limits,
-                http,
-                concurrency,
-                localDenials,
-                Map.of(),
-                AdminSettings.disabled(),
-                ReloadSettings.none(),
-                LockNames.thisProcess());
-    }
-
     /** The plans of the limit named {@code name}, if it has them. */
     public Optional<Plans> plans(String name) {
         return Optional.ofNullable(plans.get(name));
-    }
-
-    /** With the default of {@code tollgate.local-denials}. */
-    public TollgateSettings(
-            Optional<RedisUrl> redisUrl,
-            GuardSettings guard,
-            boolean failOpen,
-            Map<String, LimitSpec> limits,
-            HttpSettings http,
-            Map<String, ConcurrencySpec> concurrency) {
-        this(redisUrl, guard, failOpen, limits, http, concurrency, SettingsReader.DEFAULT_LOCAL_DENIALS);
-    }
-
-    /** Without concurrency limits. */
-    public TollgateSettings(
-            Optional<RedisUrl> redisUrl,
-            GuardSettings guard,
-            boolean failOpen,
-            Map<String, LimitSpec> limits,
-            HttpSettings http) {
-        this(redisUrl, guard, failOpen, limits, http, Map.of());
     }
 
     /** The concurrency limit named {@code name}, if configured. */
@@ -165,30 +94,31 @@ public record TollgateSettings(
 
     /** These settings with other guard settings, e.g. a breaker that never opens. */
     public TollgateSettings withGuard(GuardSettings newGuard) {
-        return new TollgateSettings(
-                redisUrl,
-                newGuard,
-                failOpen,
-                limits,
-                http,
-                concurrency,
-                localDenials,
-                plans,
-                admin,
-                reload,
-                lockHolder,
-                keyPrefix);
+        return with(newGuard, limits, plans, concurrency);
     }
 
     /** These settings with other limits and plans: what a reload changes, and all it may change. */
     public TollgateSettings withLimits(Map<String, LimitSpec> newLimits, Map<String, Plans> newPlans) {
+        return with(guard, newLimits, newPlans, concurrency);
+    }
+
+    /** These settings with other concurrency limits. */
+    public TollgateSettings withConcurrency(Map<String, ConcurrencySpec> newConcurrency) {
+        return with(guard, limits, plans, newConcurrency);
+    }
+
+    private TollgateSettings with(
+            GuardSettings newGuard,
+            Map<String, LimitSpec> newLimits,
+            Map<String, Plans> newPlans,
+            Map<String, ConcurrencySpec> newConcurrency) {
         return new TollgateSettings(
                 redisUrl,
-                guard,
+                newGuard,
                 failOpen,
                 newLimits,
                 http,
-                concurrency,
+                newConcurrency,
                 localDenials,
                 newPlans,
                 admin,

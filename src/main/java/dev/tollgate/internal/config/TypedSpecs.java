@@ -4,6 +4,7 @@ import dev.tollgate.ConcurrencyLimit;
 import dev.tollgate.JobLock;
 import dev.tollgate.Limit;
 import dev.tollgate.LimitPolicy;
+import dev.tollgate.TollgateConfigException;
 import dev.tollgate.internal.concurrency.ConcurrencySpec;
 import dev.tollgate.internal.lock.LockSpec;
 import dev.tollgate.internal.ratelimit.Algorithm;
@@ -11,11 +12,49 @@ import dev.tollgate.internal.ratelimit.KeyNormalization;
 import dev.tollgate.internal.ratelimit.KeySpec;
 import dev.tollgate.internal.ratelimit.LimitMode;
 import dev.tollgate.internal.ratelimit.LimitSpec;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 
 /** The engine's forms of the typed values: a {@link Limit}'s {@link LimitSpec}, a {@link ConcurrencyLimit}'s and a {@link JobLock}'s spec. */
 public final class TypedSpecs {
 
     private TypedSpecs() {}
+
+    /**
+     * The settings of plain Java's typed values: {@code global}, {@code tollgate.*} properties read by
+     * {@link SettingsReader} (so by its rules and defaults, with its messages), and the {@code limits} and
+     * {@code concurrency} limits, each already valid, in the engine's forms. Every problem, the global
+     * settings' and a name given twice, in one {@link TollgateConfigException}.
+     */
+    public static TollgateSettings settings(
+            Map<String, String> global, List<Limit> limits, List<ConcurrencyLimit> concurrency) {
+        SettingsReader.Reading read = SettingsReader.check(PropertySource.of(global));
+        List<String> problems = new ArrayList<>(read.problems());
+        // Its value is the reader's to judge; a bad one is reported, and the names are checked with 1.
+        int servers = Integer.parseInt(
+                read.problems().isEmpty()
+                        ? global.getOrDefault(
+                                SettingsReader.LOCAL_FALLBACK_SERVERS, Setting.LOCAL_FALLBACK_SERVERS.defaultText())
+                        : Setting.LOCAL_FALLBACK_SERVERS.defaultText());
+        Map<String, LimitSpec> limitSpecs = new TreeMap<>();
+        for (Limit l : limits) {
+            if (limitSpecs.put(l.name(), limit(l, servers)) != null) {
+                problems.add("limit '" + l.name() + "' is given twice");
+            }
+        }
+        Map<String, ConcurrencySpec> concurrencySpecs = new TreeMap<>();
+        for (ConcurrencyLimit c : concurrency) {
+            if (concurrencySpecs.put(c.name(), concurrency(c)) != null) {
+                problems.add("concurrency limit '" + c.name() + "' is given twice");
+            }
+        }
+        if (!problems.isEmpty()) {
+            throw TollgateConfigException.of(problems);
+        }
+        return read.settings().orElseThrow().withLimits(limitSpecs, Map.of()).withConcurrency(concurrencySpecs);
+    }
 
     /**
      * {@code limit} as the engine holds it, where {@code servers} servers share its capacity while each

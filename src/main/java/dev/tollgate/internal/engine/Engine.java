@@ -11,16 +11,11 @@ import dev.tollgate.RateLimitAdmin;
 import dev.tollgate.RateLimits;
 import dev.tollgate.TollgateConfigException;
 import dev.tollgate.internal.concurrency.ConcurrencyLimiter;
-import dev.tollgate.internal.concurrency.ConcurrencyListener;
 import dev.tollgate.internal.concurrency.ConcurrencySpec;
-import dev.tollgate.internal.config.DeploymentCheck;
 import dev.tollgate.internal.config.TollgateSettings;
-import dev.tollgate.internal.core.MicrosClock;
 import dev.tollgate.internal.core.Sleeper;
-import dev.tollgate.internal.guard.Breaker;
 import dev.tollgate.internal.guard.BreakerState;
 import dev.tollgate.internal.http.ClientAddresses;
-import dev.tollgate.internal.lock.LockLostListener;
 import dev.tollgate.internal.lock.RedisDistributedLock;
 import dev.tollgate.internal.ratelimit.Charge;
 import dev.tollgate.internal.ratelimit.DecisionListener;
@@ -34,8 +29,6 @@ import dev.tollgate.internal.redis.RedisUrl;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.TreeSet;
-import java.util.function.LongSupplier;
-import java.util.function.Supplier;
 import java.util.logging.Logger;
 
 /**
@@ -67,7 +60,7 @@ public final class Engine implements RateLimits, ConcurrencyLimits, AutoCloseabl
     private final OutageLog outages;
     private final DeniedClients deniedClients;
 
-    private Engine(Builder b) {
+    Engine(EngineBuilder b) {
         this.settings = b.settings;
         this.clientAddresses = new ClientAddresses(
                 settings.http().trustedProxies(),
@@ -120,98 +113,8 @@ public final class Engine implements RateLimits, ConcurrencyLimits, AutoCloseabl
     }
 
     /** For a breaker, a decision listener or clocks of one's own. */
-    public static Builder builder(TollgateSettings settings) {
-        return new Builder(settings);
-    }
-
-    /** What {@link #build} takes beyond the settings; each has a default. */
-    public static final class Builder {
-        private final TollgateSettings settings;
-        private Supplier<Breaker> breaker;
-        private DecisionListener listener = DecisionListener.NONE;
-        private LockLostListener lockLost = LockLostListener.NONE;
-        private ConcurrencyListener concurrencyListener = ConcurrencyListener.NONE;
-        private MicrosClock clock = MicrosClock.system();
-        private LongSupplier nanoTime = System::nanoTime;
-        private Sleeper sleeper = Sleeper.SYSTEM;
-        private dev.tollgate.internal.config.PropertySource reloadFrom;
-        private DeploymentCheck.Beans reloadBeans;
-
-        private Builder(TollgateSettings settings) {
-            if (settings == null) {
-                throw new IllegalArgumentException("settings must not be null");
-            }
-            this.settings = settings;
-            this.breaker = () -> Breaker.of(settings.guard());
-        }
-
-        /**
-         * The circuit breaker around one Redis server (or a Sentinel-watched master); default Tollgate's
-         * own, with the settings' threshold and delay. A Redis Cluster gets Tollgate's own per master.
-         */
-        public Builder breaker(Supplier<Breaker> newBreaker) {
-            this.breaker = newBreaker;
-            return this;
-        }
-
-        /** Told of every decision, for metrics; default none. */
-        public Builder listener(DecisionListener newListener) {
-            this.listener = newListener;
-            return this;
-        }
-
-        /** Told of every held lock found lost (for metrics and events); default none. */
-        public Builder lockLost(LockLostListener newListener) {
-            this.lockLost = newListener;
-            return this;
-        }
-
-        /** Told of every concurrency decision and lease lost, for metrics; default none. */
-        public Builder concurrencyListener(ConcurrencyListener newListener) {
-            this.concurrencyListener = newListener;
-            return this;
-        }
-
-        /** The in-process stores' clock (Redis's stores use Redis {@code TIME}); default the system clock. */
-        public Builder clock(MicrosClock newClock) {
-            this.clock = newClock;
-            return this;
-        }
-
-        /** A monotonic clock to time checks with; default {@link System#nanoTime}. */
-        public Builder nanoTime(LongSupplier newNanoTime) {
-            this.nanoTime = newNanoTime;
-            return this;
-        }
-
-        /** How a waiting call ({@code maxWait}) waits; default {@link Sleeper#SYSTEM}. */
-        public Builder sleeper(Sleeper newSleeper) {
-            this.sleeper = newSleeper;
-            return this;
-        }
-
-        /**
-         * Where the settings came from, to read them again when {@code tollgate.config.file} changes;
-         * default none (the limits change only with a new Tollgate). A reload is checked as plain Java's
-         * settings are ({@link DeploymentCheck.Beans#plainJava()}).
-         */
-        public Builder reloadFrom(dev.tollgate.internal.config.PropertySource source) {
-            return reloadFrom(source, DeploymentCheck.Beans.plainJava());
-        }
-
-        /**
-         * As {@link #reloadFrom(dev.tollgate.internal.config.PropertySource)}, each reload checked by the
-         * deployment's check against {@code beans}, the beans the deployment was checked against.
-         */
-        public Builder reloadFrom(dev.tollgate.internal.config.PropertySource source, DeploymentCheck.Beans beans) {
-            this.reloadFrom = source;
-            this.reloadBeans = beans;
-            return this;
-        }
-
-        public Engine build() {
-            return new Engine(this);
-        }
+    public static EngineBuilder builder(TollgateSettings settings) {
+        return new EngineBuilder(settings);
     }
 
     @Override

@@ -47,7 +47,7 @@ class HeldDenialsTest {
                 .build();
     }
 
-    private Engine.Builder withListener(Engine.Builder builder) {
+    private EngineBuilder withListener(EngineBuilder builder) {
         return builder.listener(new DecisionListener() {
             @Override
             public void onDecision(LimitSpec limit, Decision decision, long nanos) {}
