@@ -22,6 +22,12 @@ public final class LimitRules {
     /** The longest refill period or window, and the longest a token bucket may take to refill from empty: 100 years. */
     public static final Duration MAX_PERIOD = Duration.ofDays(36_525);
 
+    /** The range of a count ({@link #MAX_COUNT}): a capacity of any algorithm, a credit. */
+    public static final String COUNT_RANGE = "from 1 to " + MAX_COUNT + " (2^53)";
+
+    /** The range of a refill period, a window, an override's or a block's length ({@link #periodFits}). */
+    public static final String PERIOD_RANGE = "from 1ms to " + text(MAX_PERIOD) + " (100 years)";
+
     /** The shortest and the longest lease of a concurrency limit's slot. */
     public static final Duration MIN_LEASE = Duration.ofMillis(100);
 
@@ -38,9 +44,8 @@ public final class LimitRules {
 
     public static final String REFILL_TOKENS_FORM = "a whole number >= 0";
 
-    public static final String REFILL_TOKENS_RULE = "a whole number from 0 to 9007199254740992 (2^53)";
-    public static final String REFILL_PERIOD_RULE =
-            "a duration from 1ms to 36525d (100 years) such as 1s, 500ms, 1m, 1d or PT1S";
+    public static final String REFILL_TOKENS_RULE = "a whole number from 0 to " + MAX_COUNT + " (2^53)";
+    public static final String REFILL_PERIOD_RULE = "a duration " + PERIOD_RANGE + " such as 1s, 500ms, 1m, 1d or PT1S";
     public static final String MAX_IN_FLIGHT_RULE = "a whole number from 1 to 2147483647";
     public static final String LEASE_RULE = "a duration from 100ms to 1d such as 10s";
 
@@ -71,7 +76,7 @@ public final class LimitRules {
                 ? "a whole number from 1 to " + SLIDING_WINDOW_CAPACITY + " for a sliding-window limit: it keeps one"
                         + " Redis entry (about 127 bytes) per admitted call for a whole window; use token-bucket or"
                         + " fixed-window for more"
-                : "a whole number from 1 to 9007199254740992 (2^53): beyond it Redis's scripts, which count in"
+                : "a whole number " + COUNT_RANGE + ": beyond it Redis's scripts, which count in"
                         + " doubles, stop counting";
     }
 
@@ -84,6 +89,11 @@ public final class LimitRules {
     private static String slidingCostRule() {
         return "a whole number from 1 to " + SLIDING_WINDOW_COST + " for a sliding-window limit: one call adds one"
                 + " Redis entry per unit of cost while Redis runs nothing else";
+    }
+
+    /** Whether {@code n} is {@link #COUNT_RANGE}: what a capacity of any algorithm and a credit may be. */
+    public static boolean isCount(long n) {
+        return n >= 1 && n <= MAX_COUNT;
     }
 
     /** Whether {@code name} may name a limit or a concurrency limit. */
@@ -150,12 +160,20 @@ public final class LimitRules {
         return problems;
     }
 
+    /** What a lock's (and a counter's) time to live must be. */
+    public static final String TTL_RULE = "must be > 0";
+
+    /** Whether {@code ttl} may be a lock's or a counter's time to live: above zero. */
+    public static boolean ttlFits(Duration ttl) {
+        return !ttl.isNegative() && !ttl.isZero();
+    }
+
     /** Every rule a lock's times break: a ttl above zero, an at-least from zero to the ttl; null is not checked. */
     public static List<ConfigProblem> checkLock(Duration ttl, Duration atLeast) {
         List<ConfigProblem> problems = new ArrayList<>();
-        boolean ttlFits = ttl != null && !ttl.isNegative() && !ttl.isZero();
+        boolean ttlFits = ttl != null && ttlFits(ttl);
         if (ttl != null && !ttlFits) {
-            problems.add(ConfigProblem.of("ttl", text(ttl), "must be > 0"));
+            problems.add(ConfigProblem.of("ttl", text(ttl), TTL_RULE));
         }
         if (atLeast != null && atLeast.isNegative()) {
             problems.add(ConfigProblem.of("at-least", text(atLeast), "must be >= 0"));

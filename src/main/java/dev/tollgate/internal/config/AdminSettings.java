@@ -15,10 +15,12 @@ public record AdminSettings(boolean enabled, String role) {
 
     static final Pattern ROLE = Pattern.compile("[A-Za-z0-9_.-]{1,64}");
 
+    /** The rule of {@link #ROLE}. */
+    static final String ROLE_RULE = "1-64 letters, digits, '_', '.' or '-'";
+
     public AdminSettings {
         if (role == null || !ROLE.matcher(role).matches()) {
-            throw new IllegalArgumentException(
-                    "role must be 1-64 letters, digits, '_', '.' or '-', but was '" + role + "'");
+            throw new IllegalArgumentException("role must be " + ROLE_RULE + ", but was '" + role + "'");
         }
     }
 

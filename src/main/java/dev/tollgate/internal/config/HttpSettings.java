@@ -1,6 +1,7 @@
 package dev.tollgate.internal.config;
 
 import dev.tollgate.internal.http.Cidr;
+import dev.tollgate.internal.http.ClientAddresses;
 import dev.tollgate.internal.http.ClientHeader;
 import java.util.List;
 import java.util.Optional;
@@ -29,9 +30,7 @@ public record HttpSettings(
             throw new IllegalArgumentException("clientHeader must be given exactly when trustedProxies are, but was "
                     + clientHeader + " with " + trustedProxies);
         }
-        if (ipv6Prefix < 1 || ipv6Prefix > 128) {
-            throw new IllegalArgumentException("ipv6Prefix must be 1..128, but was " + ipv6Prefix);
-        }
+        ClientAddresses.checkIpv6Prefix(ipv6Prefix);
     }
 
     /** Resource methods do not wait. */

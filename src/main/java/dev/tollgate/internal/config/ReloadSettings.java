@@ -1,5 +1,6 @@
 package dev.tollgate.internal.config;
 
+import dev.tollgate.internal.core.Durations;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Optional;
@@ -18,8 +19,10 @@ public record ReloadSettings(Optional<Path> file, Duration interval) {
     public static final Duration DEFAULT_INTERVAL = Duration.ofSeconds(5);
 
     public ReloadSettings {
-        if (file == null || interval == null || interval.toMillis() < 100) {
-            throw new IllegalArgumentException("a file (or none) and an interval >= 100ms are required");
+        Duration shortest = Setting.CONFIG_INTERVAL.shortest();
+        if (file == null || interval == null || interval.compareTo(shortest) < 0) {
+            throw new IllegalArgumentException(
+                    "a file (or none) and an interval >= " + Durations.format(shortest) + " are required");
         }
     }
 

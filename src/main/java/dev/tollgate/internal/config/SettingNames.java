@@ -109,16 +109,7 @@ final class SettingNames {
                         + ": it is keyed and degraded as its limit, and never denies)");
             }
         } else if (name.startsWith(SettingsReader.LIMITS)) {
-            Matcher m = LIMIT_PROPERTY.matcher(name);
-            if (!m.matches()) {
-                problems.add(name + " (limit properties are tollgate.limits.<name>.<setting>)");
-            } else {
-                limits.add(m.group(1));
-                if (!LIMIT_SETTINGS.contains(m.group(2))) {
-                    problems.add(name + " (unknown setting '" + m.group(2) + "'; a limit takes "
-                            + String.join(", ", new TreeSet<>(LIMIT_SETTINGS)) + ")");
-                }
-            }
+            named(name, LIMIT_PROPERTY, SettingsReader.LIMITS, "limit", LIMIT_SETTINGS, limits);
         } else if (name.startsWith(SettingsReader.LOCKS)) {
             String rest = name.substring(SettingsReader.LOCKS.length());
             int dot = rest.lastIndexOf('.');
@@ -126,22 +117,37 @@ final class SettingNames {
                 problems.add(name + " (lock properties are tollgate.locks.<name>.ttl, .at-least and .keep-alive)");
             }
         } else if (name.startsWith(SettingsReader.CONCURRENCY)) {
-            Matcher m = CONCURRENCY_PROPERTY.matcher(name);
-            if (!m.matches()) {
-                problems.add(name + " (concurrency properties are tollgate.concurrency.<name>.<setting>)");
-            } else {
-                concurrency.add(m.group(1));
-                if (!CONCURRENCY_SETTINGS.contains(m.group(2))) {
-                    problems.add(name + " (unknown setting '" + m.group(2) + "'; a concurrency limit takes "
-                            + String.join(", ", new TreeSet<>(CONCURRENCY_SETTINGS)) + ")");
-                }
-            }
+            named(
+                    name,
+                    CONCURRENCY_PROPERTY,
+                    SettingsReader.CONCURRENCY,
+                    "concurrency limit",
+                    CONCURRENCY_SETTINGS,
+                    concurrency);
         } else {
             problems.add(name + " (not a Tollgate setting"
                     + closest(name, global)
                             .map(c -> "; did you mean " + c + "?")
                             .orElse("; see the configuration reference, configuration.md")
                     + ")");
+        }
+    }
+
+    /**
+     * A property of a named limit ({@code <prefix><name>.<setting>}, as {@code shape} matches it, of a
+     * {@code kind} that takes {@code settings}): its name added to {@code into}, or the problem of a
+     * malformed property or an unknown setting.
+     */
+    private void named(String name, Pattern shape, String prefix, String kind, Set<String> settings, Set<String> into) {
+        Matcher m = shape.matcher(name);
+        if (!m.matches()) {
+            problems.add(name + " (" + kind + " properties are " + prefix + "<name>.<setting>)");
+            return;
+        }
+        into.add(m.group(1));
+        if (!settings.contains(m.group(2))) {
+            problems.add(name + " (unknown setting '" + m.group(2) + "'; a " + kind + " takes "
+                    + String.join(", ", new TreeSet<>(settings)) + ")");
         }
     }
 
@@ -201,26 +207,25 @@ final class SettingNames {
     private String hint(String rest) {
         if (rest.startsWith("LIMITS_")) {
             return "a limit's variables are TOLLGATE_LIMITS_<NAME>_<SETTING>, the setting one of "
-                    + String.join(
-                            ", ",
-                            new TreeSet<>(LIMIT_SETTINGS.stream()
-                                    .map(SettingNames::variable)
-                                    .toList()));
+                    + variables(LIMIT_SETTINGS);
         }
         if (rest.startsWith("LOCKS_")) {
             return "a lock's variables are TOLLGATE_LOCKS_<NAME>_TTL, _AT_LEAST and _KEEP_ALIVE";
         }
         if (rest.startsWith("CONCURRENCY_")) {
             return "a concurrency limit's variables are TOLLGATE_CONCURRENCY_<NAME>_<SETTING>, the setting one of "
-                    + String.join(
-                            ", ",
-                            new TreeSet<>(CONCURRENCY_SETTINGS.stream()
-                                    .map(SettingNames::variable)
-                                    .toList()));
+                    + variables(CONCURRENCY_SETTINGS);
         }
         return closest(ENV_PREFIX + rest, globalByVariable.keySet())
                 .map(c -> "did you mean " + c + " (" + globalByVariable.get(c) + ")?")
                 .orElse("see the configuration reference, configuration.md");
+    }
+
+    /** {@code settings} as variables spell them, in order, comma-separated. */
+    private static String variables(Set<String> settings) {
+        return String.join(
+                ", ",
+                new TreeSet<>(settings.stream().map(SettingNames::variable).toList()));
     }
 
     /** The setting whose variable form ends {@code rest} after a non-empty name, the longest first. */

@@ -1,6 +1,7 @@
 /**
  * Configuration: reading and validating {@code tollgate.*} properties into typed settings ({@link
- * dev.tollgate.internal.config.SettingsReader}, {@link dev.tollgate.internal.config.TollgateSettings}), the one reader of
+ * dev.tollgate.internal.config.SettingsReader}, a reader per scope over the registry of settings, {@code Setting}, and {@link
+ * dev.tollgate.internal.config.TollgateSettings}), the one reader of
  * each annotation ({@link dev.tollgate.internal.config.RateLimitedMethods}, {@link dev.tollgate.internal.config.LockSpecs}) and
  * the deployment check that reports every problem together ({@link dev.tollgate.internal.config.DeploymentCheck}).
  *

@@ -1,5 +1,6 @@
 package dev.tollgate.internal.core;
 
+import dev.tollgate.LimitRules;
 import java.time.Duration;
 import java.time.format.DateTimeParseException;
 import java.util.Locale;
@@ -39,8 +40,8 @@ public final class Durations {
      * IllegalArgumentException} naming {@code what} unless &gt; 0.
      */
     public static long positiveMillis(String what, Duration d) {
-        if (d == null || d.isNegative() || d.isZero()) {
-            throw new IllegalArgumentException(what + ": ttl must be > 0, but was " + d);
+        if (d == null || !LimitRules.ttlFits(d)) {
+            throw new IllegalArgumentException(what + ": ttl " + LimitRules.TTL_RULE + ", but was " + d);
         }
         long ms = d.toMillis();
         return d.equals(Duration.ofMillis(ms)) ? ms : ms + 1;

@@ -3,7 +3,7 @@ package dev.tollgate.internal.engine;
 import dev.tollgate.ClientOverride;
 import dev.tollgate.ClientRules;
 import dev.tollgate.Decision;
-import dev.tollgate.LimitPolicy;
+import dev.tollgate.LimitRules;
 import dev.tollgate.RateLimitAdmin;
 import dev.tollgate.StoreUnavailableException;
 import dev.tollgate.internal.core.Guard;
@@ -112,9 +112,9 @@ final class Administration implements RateLimitAdmin, AutoCloseable {
 
     @Override
     public long credit(String limit, String clientKey, long tokens) {
-        if (tokens < 1 || tokens > LimitPolicy.MAX_COUNT) {
+        if (!LimitRules.isCount(tokens)) {
             throw new IllegalArgumentException(
-                    "limit '" + limit + "': a credit must be from 1 to 2^53 tokens, but was " + tokens);
+                    "limit '" + limit + "': a credit must be " + LimitRules.COUNT_RANGE + " tokens, but was " + tokens);
         }
         LimitSpec spec = limits.apply(limit);
         String storeKey = keys.of(spec, clientKey);

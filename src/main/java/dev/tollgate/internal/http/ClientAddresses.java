@@ -21,6 +21,11 @@ public final class ClientAddresses {
 
     private static final Logger LOG = Logger.getLogger(ClientAddresses.class.getName());
 
+    /** The shortest and the longest IPv6 prefix that may key a client: one bit, or the whole address. */
+    public static final int SHORTEST_IPV6_PREFIX = 1;
+
+    public static final int LONGEST_IPV6_PREFIX = 128;
+
     private final List<Cidr> trusted;
     private final Optional<ClientHeader> header;
     private final int ipv6Prefix;
@@ -35,12 +40,19 @@ public final class ClientAddresses {
         if (!trusted.isEmpty() && header.isEmpty()) {
             throw new IllegalArgumentException("trusted proxies need the header they write, but none was given");
         }
-        if (ipv6Prefix < 1 || ipv6Prefix > 128) {
-            throw new IllegalArgumentException("ipv6Prefix must be 1..128, but was " + ipv6Prefix);
-        }
+        checkIpv6Prefix(ipv6Prefix);
         this.trusted = List.copyOf(trusted);
         this.header = header;
         this.ipv6Prefix = ipv6Prefix;
+    }
+
+    /** {@code prefix} when it may key IPv6 clients; {@link IllegalArgumentException} unless 1..128. */
+    public static int checkIpv6Prefix(int prefix) {
+        if (prefix < SHORTEST_IPV6_PREFIX || prefix > LONGEST_IPV6_PREFIX) {
+            throw new IllegalArgumentException(
+                    "ipv6Prefix must be " + SHORTEST_IPV6_PREFIX + ".." + LONGEST_IPV6_PREFIX + ", but was " + prefix);
+        }
+        return prefix;
     }
 
     /** The header to hand to {@link #clientKey}, if any is read at all. */
@@ -94,7 +106,7 @@ public final class ClientAddresses {
             return IpLiteral.format(address);
         }
         byte[] network = address.clone();
-        for (int bit = ipv6Prefix; bit < 128; bit++) {
+        for (int bit = ipv6Prefix; bit < LONGEST_IPV6_PREFIX; bit++) {
             network[bit / 8] &= (byte) ~(0x80 >>> (bit % 8));
         }
         return IpLiteral.format(network) + "/" + ipv6Prefix;

@@ -13,6 +13,9 @@ public final class LockNames {
     private static final Pattern NAME = LimitRules.LOCK_NAME;
     private static final Pattern HOLDER = Pattern.compile("[!-~]{1,128}");
 
+    /** The rule of a holder's name ({@code HOLDER}). */
+    public static final String HOLDER_RULE = "1-128 printable ASCII characters without spaces";
+
     private LockNames() {}
 
     public static String check(String name) {
@@ -22,8 +25,7 @@ public final class LockNames {
     /** {@code holder} when it names a holder: 1-128 printable ASCII characters, no space. */
     public static String checkHolder(String holder) {
         if (holder == null || !HOLDER.matcher(holder).matches()) {
-            throw new IllegalArgumentException(
-                    "lock holder must be 1-128 printable ASCII characters without spaces, but was '" + holder + "'");
+            throw new IllegalArgumentException("lock holder must be " + HOLDER_RULE + ", but was '" + holder + "'");
         }
         return holder;
     }

@@ -2,6 +2,7 @@ package dev.tollgate.internal.ratelimit;
 
 import dev.tollgate.ClientOverride;
 import dev.tollgate.LimitPolicy;
+import dev.tollgate.LimitRules;
 import java.time.Duration;
 
 /** What an operator's override and block must be to fit a limit, checked before Redis is asked. */
@@ -33,11 +34,9 @@ public final class ClientOverrides {
 
     /** Whether {@code duration} is from 1 ms to 100 years; {@link IllegalArgumentException} naming {@code what}. */
     public static void checkDuration(String limit, String what, Duration duration) {
-        if (duration == null
-                || duration.compareTo(Duration.ofMillis(1)) < 0
-                || duration.compareTo(LimitPolicy.MAX_PERIOD) > 0) {
-            throw new IllegalArgumentException("limit '" + limit + "': " + what
-                    + " must last from 1ms to 36525 days (100 years), but was " + duration);
+        if (duration == null || !LimitRules.periodFits(duration)) {
+            throw new IllegalArgumentException("limit '" + limit + "': " + what + " must last "
+                    + LimitRules.PERIOD_RANGE + ", but was " + duration);
         }
     }
 }

@@ -152,7 +152,7 @@ class DeploymentCheckTest {
                 Reports.class);
         assertEquals(
                 List.of(
-                        "tollgate.redis.timeout=soon (expected a duration >= 1ms such as 250ms)",
+                        "tollgate.redis.timeout=soon (expected a duration from 1ms to 1m such as 250ms)",
                         "tollgate.concurrency.uploads.maxInFlight (unknown setting 'maxInFlight'; a concurrency"
                                 + " limit takes fail-open, key, lease, max-in-flight)",
                         "tollgate.concurrency.exports.max-in-flight is required (a whole number > 0)",

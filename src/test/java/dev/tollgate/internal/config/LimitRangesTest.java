@@ -6,7 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.tollgate.LimitPolicy;
+import dev.tollgate.LimitRules;
 import dev.tollgate.TollgateConfigException;
+import dev.tollgate.internal.ratelimit.ClientOverrides;
 import dev.tollgate.internal.ratelimit.LimitSpec;
 import java.time.Duration;
 import java.util.HashMap;
@@ -29,6 +31,21 @@ class LimitRangesTest {
 
     private static String error(String... kv) {
         return assertThrows(TollgateConfigException.class, () -> read(kv)).getMessage();
+    }
+
+    /** An operator's override or block lasts what a refill period may: the one range, the one text. */
+    @Test
+    void anOverrideOrABlockLastsWhatARefillPeriodMay() {
+        ClientOverrides.checkDuration("api", "a block", LimitPolicy.MAX_PERIOD);
+        ClientOverrides.checkDuration("api", "a block", Duration.ofMillis(1));
+        for (Duration beyond : new Duration[] {LimitPolicy.MAX_PERIOD.plusMillis(1), Duration.ofNanos(999_999)}) {
+            String e = assertThrows(
+                            IllegalArgumentException.class,
+                            () -> ClientOverrides.checkDuration("api", "an override", beyond))
+                    .getMessage();
+            assertEquals("limit 'api': an override must last from 1ms to 36525d (100 years), but was " + beyond, e);
+        }
+        assertTrue(LimitRules.REFILL_PERIOD_RULE.startsWith("a duration from 1ms to 36525d (100 years)"));
     }
 
     @Test

@@ -126,6 +126,47 @@ class SettingRegistryTest {
                 c.key().key() instanceof dev.tollgate.Key.Global ? "global" : "?");
     }
 
+    /**
+     * Every setting whose row gives a range takes both its ends and refuses one step beyond each, saying
+     * the row's rule: the reader checks no range but the row's.
+     */
+    @Test
+    void eachRangedSettingTakesTheEndsOfItsRowsRangeAndRefusesOneStepBeyond() {
+        int ranged = 0;
+        for (Setting s : Setting.values()) {
+            Setting.Range r = s.range();
+            if (r == null) {
+                continue;
+            }
+            ranged++;
+            String unit = r.millis() ? "ms" : "";
+            for (long fits : new long[] {r.min(), r.max()}) {
+                SettingsReader.Reading reading =
+                        SettingsReader.check(PropertySource.of(Map.of(s.property(), fits + unit)));
+                assertEquals(List.of(), reading.problems(), s.property() + "=" + fits + unit);
+            }
+            for (long beyond : new long[] {r.min() - 1, r.max() + 1}) {
+                String value = beyond + unit;
+                List<String> problems = SettingsReader.check(PropertySource.of(Map.of(s.property(), value)))
+                        .problems();
+                assertEquals(List.of(s.property() + "=" + value + " (expected " + s.rule() + ")"), problems);
+            }
+        }
+        assertEquals(8, ranged, "the timeout, pool, breaker, fallback servers, denials, interval and IPv6 prefix");
+    }
+
+    /** A ranged row's rule says its range; a duration's gives its default as the example. */
+    @Test
+    void aRangedRowsRuleSaysItsRange() {
+        assertEquals("a whole number from 1 to 1000", Setting.BREAKER_FAILURES.rule());
+        assertEquals("a duration from 0ms to 10m such as 500ms", Setting.BREAKER_DELAY.rule());
+        assertEquals("a duration from 1ms to 1m such as 250ms", Setting.REDIS_TIMEOUT.rule());
+        assertEquals("a duration from 100ms to 1h such as 5s", Setting.CONFIG_INTERVAL.rule());
+        assertEquals("a whole number from 1 to 128", Setting.HTTP_IPV6_PREFIX.rule());
+        assertEquals("a whole number from 0 (off) to 10000000", Setting.LOCAL_DENIALS.rule());
+        assertEquals("a whole number > 0", Setting.REDIS_POOL_SIZE.rule());
+    }
+
     @Test
     void theNamesTollgateAcceptsAreTheRegistrys() {
         assertEquals(21, SettingsReader.GLOBAL.size());

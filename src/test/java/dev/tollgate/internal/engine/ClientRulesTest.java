@@ -280,6 +280,12 @@ class ClientRulesTest {
                     .override("api", "x", ClientOverride.tokenBucket(5, 5, Duration.ofSeconds(1)), Duration.ZERO));
             assertThrows(IllegalArgumentException.class, () -> t.admin().block("api", "x", Duration.ofDays(40_000)));
             assertThrows(IllegalArgumentException.class, () -> t.admin().credit("api", "x", 0));
+            assertEquals(
+                    "limit 'api': a credit must be from 1 to 9007199254740992 (2^53) tokens, but was 9007199254740993",
+                    assertThrows(IllegalArgumentException.class, () -> t.admin()
+                                    .credit("api", "x", dev.tollgate.LimitRules.MAX_COUNT + 1))
+                            .getMessage(),
+                    "a credit counts what a capacity may");
             assertThrows(dev.tollgate.TollgateConfigException.class, () -> t.admin()
                     .block("nope", "x", Duration.ofSeconds(1)));
             assertThrows(IllegalArgumentException.class, () -> new ClientOverride(0, 1, Duration.ofSeconds(1)));
