@@ -26,6 +26,18 @@ public final class SettingsReader {
     public static final String LOCKS = "tollgate.locks.";
     public static final String CONCURRENCY = "tollgate.concurrency.";
     public static final String CONFIG_FILE = Setting.CONFIG_FILE.property();
+    /** The global settings plain Java's builder sets, as their properties (rows of {@link Setting}). */
+    public static final String REDIS_URL = Setting.REDIS_URL.property();
+
+    public static final String REDIS_TIMEOUT = Setting.REDIS_TIMEOUT.property();
+    public static final String REDIS_POOL_SIZE = Setting.REDIS_POOL_SIZE.property();
+    public static final String REDIS_KEY_PREFIX = Setting.REDIS_KEY_PREFIX.property();
+    public static final String BREAKER_FAILURES = Setting.BREAKER_FAILURES.property();
+    public static final String BREAKER_DELAY = Setting.BREAKER_DELAY.property();
+    public static final String FAIL_OPEN = Setting.FAIL_OPEN.property();
+    public static final String LOCAL_FALLBACK_SERVERS = Setting.LOCAL_FALLBACK_SERVERS.property();
+    public static final String LOCAL_DENIALS = Setting.LOCAL_DENIALS.property();
+    public static final String LOCK_HOLDER = Setting.LOCK_HOLDER.property();
     /** A limit's shadow candidate: {@code tollgate.limits.<name>.shadow.<setting>}. */
     public static final String SHADOW = "shadow.";
 
