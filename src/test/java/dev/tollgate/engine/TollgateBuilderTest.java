@@ -135,10 +135,10 @@ class TollgateBuilderTest {
                 .build());
         assertEquals(
                 List.of(
-                        "tollgate.redis.timeout=PT0S (expected between 1ms and 1m)",
+                        "tollgate.redis.timeout=0s (expected a duration from 1ms to 1m such as 250ms)",
                         "tollgate.redis.pool-size=0 (expected a whole number > 0)",
                         "tollgate.breaker.failures=0 (expected a whole number from 1 to 1000)",
-                        "tollgate.breaker.delay=PT11M (expected a duration from 0ms to 10m such as 500ms)",
+                        "tollgate.breaker.delay=11m (expected a duration from 0ms to 10m such as 500ms)",
                         "tollgate.lock-holder=two words (expected a holder's name: 1-128 printable ASCII"
                                 + " characters without spaces; lock holder must be 1-128 printable ASCII characters"
                                 + " without spaces, but was 'two words')"),
