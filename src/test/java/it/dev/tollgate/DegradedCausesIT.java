@@ -116,9 +116,12 @@ class DegradedCausesIT {
                     200,
                     server.get("/demo/hello", "X-Forwarded-For", "10.42.0." + i).statusCode());
         }
-        long auth = metric("tollgate_degraded_decisions_total", "demo", "allowed", "auth");
-        System.out.println("DegradedCausesIT: refused credentials, by cause " + causes("demo"));
+        Map<DegradedCause, Long> causes = causes("demo");
+        System.out.println("DegradedCausesIT: refused credentials, by cause " + causes);
+        long auth = causes.get(DegradedCause.AUTH);
         assertTrue(auth >= 5, "degraded with cause auth: " + auth + "\n" + metrics());
+        // Every call degraded: refused credentials, or (a call on a connection the kill broke) refused.
+        assertEquals(6, auth + causes.get(DegradedCause.REFUSED), "each call degraded, none other: " + causes);
         assertEquals(0, metric("tollgate_breaker_open", null, null, null), "refused credentials are not an outage");
         String console = operatorConsole();
         assertTrue(console.contains("\"authFailure\":\"") && console.contains("WRONGPASS"), console);
