@@ -24,6 +24,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.microshed.testing.SharedContainerConfig;
 import org.microshed.testing.jupiter.MicroShedTest;
+import redis.clients.jedis.Jedis;
 
 /**
  * {@code @RateLimited(maxWait = "3s")} in two real servers on one Redis: the demo's partner takes 2
@@ -38,10 +39,14 @@ public class WaitForPermitIT {
 
     private static final List<String> SERVERS = List.of(LibertyServer.baseUrl(), LibertyServer.secondBaseUrl());
 
+    private static final String PARTNER_KEY = StoreKeys.DEFAULT.of("demo-partner", "*");
+
     @BeforeEach
     void redisAnswersAndThePartnerBucketIsFull() throws Exception {
         RedisReady.awaitBoth();
-        Thread.sleep(1000); // a full bucket (1 token, 2 per second), whatever ran before
+        try (Jedis admin = redis.admin()) {
+            admin.del(PARTNER_KEY); // a full bucket (1 token, 2 per second), whatever ran before
+        }
     }
 
     @Test
@@ -74,7 +79,7 @@ public class WaitForPermitIT {
     @Test
     void aCallThatWouldWaitPastMaxWaitIsRefusedAtOnce() throws Exception {
         LimitPolicy partner = new LimitPolicy("demo-partner", 1, 2, Duration.ofSeconds(1), 1);
-        String key = StoreKeys.DEFAULT.of("demo-partner", "*");
+        String key = PARTNER_KEY;
         try (RedisLink link = RedisClients.create(RedisSettings.of(redis.url(), Duration.ofSeconds(2), 2))) {
             RedisRateLimitStore store = RedisRateLimitStore.using(Algorithm.TOKEN_BUCKET, link);
             for (int i = 0; i < 8; i++) {

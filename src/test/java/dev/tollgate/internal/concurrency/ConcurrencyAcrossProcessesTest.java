@@ -3,13 +3,16 @@ package dev.tollgate.internal.concurrency;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.tollgate.testing.Await;
 import dev.tollgate.testing.ChildJvm;
 import dev.tollgate.testing.RedisServer;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import redis.clients.jedis.Jedis;
@@ -53,7 +56,15 @@ class ConcurrencyAcrossProcessesTest {
                 j.set("inflight:go", Long.toString(redis.timeMicros() + 300_000));
             }
             ChildJvm victim = servers.get(0);
-            Thread.sleep(2000);
+            // Killed while all four contend: once each of them has been inside (about half a second after the
+            // go: some 4 s of the 8 s run remain once the dead server's leases (3 s) have expired).
+            try (Jedis j = redis.admin()) {
+                Await.until("a call of every server inside", () -> {
+                    Set<String> inside = new HashSet<>();
+                    j.lrange("inflight:starts", 0, -1).forEach(c -> inside.add(c.substring(0, c.indexOf('-'))));
+                    return inside.size() == servers.size();
+                });
+            }
             victim.drain();
             for (String line = victim.nextLine(Duration.ofSeconds(10));
                     !line.startsWith("IN ");

@@ -8,18 +8,21 @@ import dev.tollgate.ClientOverride;
 import dev.tollgate.Decision;
 import dev.tollgate.internal.config.PropertySource;
 import dev.tollgate.internal.config.SettingsReader;
-import dev.tollgate.internal.ratelimit.Algorithm;
+import dev.tollgate.internal.guard.Breaker;
 import dev.tollgate.internal.ratelimit.DecisionListener;
 import dev.tollgate.internal.ratelimit.LimitSpec;
-import dev.tollgate.internal.ratelimit.RedisRateLimitStore;
 import dev.tollgate.internal.ratelimit.StoreKeys;
 import dev.tollgate.testing.RedisServer;
 import dev.tollgate.testing.TestSettings;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.temporal.ChronoUnit;
 import java.util.Map;
+import java.util.concurrent.Callable;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -133,23 +136,68 @@ class HeldDenialsTest {
         }
     }
 
+    /**
+     * Exact, on a driven clock: the denial is sent at {@code t0} and its answer, Redis's retry-after R
+     * (decided at Redis some time within the call), arrives at {@code t0 + call}. The hold counts from
+     * {@code t0}, so right after the call it is R - call, and later R - call - later: never more than
+     * what Redis itself would say then, whenever within the call it decided. A hold counted from the
+     * answer (R at first) or one that does not count down would outlast Redis's own by up to a round
+     * trip, or by all the time since, and fails here by exactly that.
+     */
     @Test
     void aHeldDenialNeverOutlastsRedisOwn() {
-        try (Engine t = tollgate("fixed-window", "1000");
-                RedisRateLimitStore direct = RedisRateLimitStore.using(
-                        Algorithm.TOKEN_BUCKET, t.redis().orElseThrow())) {
-            flood(t, "bucket", 6);
-            long before = System.nanoTime();
-            Decision local = t.check("bucket", "flooder");
-            Decision fromRedis =
-                    direct.tryConsume(t.limit("bucket").policy(), StoreKeys.DEFAULT.of("bucket", "flooder"));
-            Duration between = Duration.ofNanos(System.nanoTime() - before);
-            assertFalse(local.allowed());
-            assertFalse(fromRedis.allowed());
-            assertEquals(1, held.get());
-            assertTrue(
-                    local.retryAfter().compareTo(fromRedis.retryAfter().plus(between)) <= 0,
-                    "held " + local.retryAfter() + ", Redis says " + fromRedis.retryAfter());
+        AtomicLong nanos = new AtomicLong(1_000_000_000_000L);
+        Duration call = Duration.ofMillis(7);
+        Duration later = Duration.ofMillis(1234);
+        AtomicReference<Duration> duringNextCall = new AtomicReference<>();
+        // Shown every call: the denial's store call lets `call` pass on the engine's clock while it is
+        // in flight. The guard's warm-up (an empty call, answering null) does not take the step.
+        Breaker stepping = new Breaker() {
+            @Override
+            public <T> T call(Callable<T> c) throws Exception {
+                T answer = c.call();
+                Duration step = answer == null ? null : duringNextCall.getAndSet(null);
+                if (step != null) {
+                    nanos.addAndGet(step.toNanos());
+                }
+                return answer;
+            }
+
+            @Override
+            public boolean needsEverySuccess() {
+                return true;
+            }
+
+            @Override
+            public boolean isOpenFailure(Throwable failure) {
+                return false;
+            }
+        };
+        try (Engine t = withListener(Engine.builder(TestSettings.read(
+                        "tollgate.redis.url", redis.url(),
+                        "tollgate.local-denials", "1000",
+                        "tollgate.limits.bucket.capacity", "5",
+                        "tollgate.limits.bucket.refill-tokens", "1",
+                        "tollgate.limits.bucket.refill-period", "1h")))
+                .nanoTime(nanos::get)
+                .breaker(() -> stepping)
+                .build()) {
+            assertEquals(5, flood(t, "bucket", 5));
+            duringNextCall.set(call);
+            Decision denied = t.check("bucket", "flooder");
+            assertFalse(denied.allowed());
+            assertEquals(null, duringNextCall.get(), "the denial's call to Redis took " + call);
+            assertEquals(0, held.get(), "that denial came from Redis");
+            Duration redisSaid = denied.retryAfter().truncatedTo(ChronoUnit.MICROS);
+            assertTrue(redisSaid.compareTo(Duration.ofMinutes(59)) > 0, "a token per hour: " + redisSaid);
+
+            Decision right = t.check("bucket", "flooder");
+            assertEquals(1, held.get(), "held");
+            assertEquals(redisSaid.minus(call), right.retryAfter(), "held from when the call was sent");
+            nanos.addAndGet(later.toNanos());
+            Decision afterwards = t.check("bucket", "flooder");
+            assertEquals(2, held.get(), "still held");
+            assertEquals(redisSaid.minus(call).minus(later), afterwards.retryAfter(), "counting down");
         }
     }
 

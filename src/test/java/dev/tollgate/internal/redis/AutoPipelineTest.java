@@ -5,16 +5,19 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.tollgate.internal.core.DirectLane;
+import dev.tollgate.testing.Await;
 import dev.tollgate.testing.RedisServer;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.IntFunction;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -70,10 +73,16 @@ class AutoPipelineTest {
 
     /** Starts {@code n} calls together and returns their outcomes (a value or the exception). */
     private List<Object> together(List<Callable<Object>> calls) throws Exception {
+        return outcomes(start(calls, new CopyOnWriteArrayList<>()));
+    }
+
+    /** Starts {@code calls} together, each on its own thread, which it adds to {@code callers}. */
+    private List<Future<Object>> start(List<Callable<Object>> calls, List<Thread> callers) {
         CountDownLatch ready = new CountDownLatch(calls.size());
         List<Future<Object>> futures = new ArrayList<>();
         for (Callable<Object> call : calls) {
             futures.add(threads.submit(() -> {
+                callers.add(Thread.currentThread());
                 ready.countDown();
                 ready.await();
                 try {
@@ -83,6 +92,10 @@ class AutoPipelineTest {
                 }
             }));
         }
+        return futures;
+    }
+
+    private static List<Object> outcomes(List<Future<Object>> futures) throws Exception {
         List<Object> outcomes = new ArrayList<>();
         for (Future<Object> f : futures) {
             outcomes.add(f.get(30, TimeUnit.SECONDS));
@@ -91,21 +104,53 @@ class AutoPipelineTest {
     }
 
     /**
-     * 8 calls {@code incr(<prefix>:{i}, by(i))} started together while Redis holds every command for a
-     * second ({@code CLIENT PAUSE ALL}): the first is in flight, the other 7 queue behind it.
+     * 8 calls {@code incr(<prefix>:{i}, by(i))} started together while Redis holds every write ({@code
+     * CLIENT PAUSE WRITE}): Redis is let go once it holds the first in flight and the other 7 are parked
+     * in the queue behind it.
      */
     private List<Object> eightWhilePaused(RedisLink link, Duration budget, String prefix, IntFunction<String> by)
             throws Exception {
-        try (Jedis admin = admin()) {
-            admin.clientPause(1000, ClientPauseMode.ALL);
-        }
         List<Callable<Object>> calls = new ArrayList<>();
         for (int i = 0; i < 8; i++) {
             String key = prefix + ":{" + i + "}";
             String increment = by.apply(i);
             calls.add(() -> incr(link, budget, key, increment));
         }
-        return together(calls);
+        List<Thread> callers = new CopyOnWriteArrayList<>();
+        List<Future<Object>> futures;
+        try (Jedis admin = admin()) {
+            admin.clientPause(30_000, ClientPauseMode.WRITE);
+            try {
+                futures = start(calls, callers);
+                Await.until(
+                        "one call held by the pause, 7 parked behind it",
+                        () -> Await.blockedClients(admin) == 1
+                                && callers.size() == 8
+                                && callers.stream()
+                                                .filter(AutoPipelineTest::parked)
+                                                .count()
+                                        == 7);
+            } finally {
+                admin.clientUnpause();
+            }
+        }
+        return outcomes(futures);
+    }
+
+    /** Parked with a timeout: in the pipeline's queue (a leased connection was idle, the latch untimed). */
+    private static boolean parked(Thread caller) {
+        return caller.getState() == Thread.State.TIMED_WAITING;
+    }
+
+    /** Whether {@code caller} writes alone: inside its own connection's {@code executeCommand}. */
+    private static boolean writingAlone(Thread caller) {
+        for (StackTraceElement frame : caller.getStackTrace()) {
+            if (frame.getMethodName().equals("executeCommand")
+                    && frame.getClassName().equals(Connection.class.getName())) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private static Jedis admin() {
@@ -180,16 +225,27 @@ class AutoPipelineTest {
     void anInterruptedCallerStillGetsItsReplyAndKeepsTheInterrupt() throws Exception {
         Duration budget = Duration.ofSeconds(10);
         RedisLink link = link(budget, 2);
+        Future<Object> first;
+        Future<String> second;
         try (Jedis admin = admin()) {
-            admin.clientPause(700, ClientPauseMode.ALL);
+            admin.clientPause(30_000, ClientPauseMode.WRITE);
+            try {
+                first = threads.submit(() -> incr(link, budget, "i:{1}", "1"));
+                Await.until("the first call held by the pause", () -> Await.blockedClients(admin) == 1);
+                AtomicReference<Thread> secondCaller = new AtomicReference<>();
+                second = threads.submit(() -> {
+                    secondCaller.set(Thread.currentThread());
+                    Thread.currentThread().interrupt(); // the wait parks past it, and gives it back
+                    Object reply = incr(link, budget, "i:{2}", "1");
+                    return reply + (Thread.currentThread().isInterrupted() ? " interrupted" : " not interrupted");
+                });
+                Await.until(
+                        "the interrupted call parked behind the first",
+                        () -> secondCaller.get() != null && parked(secondCaller.get()));
+            } finally {
+                admin.clientUnpause();
+            }
         }
-        Future<Object> first = threads.submit(() -> incr(link, budget, "i:{1}", "1"));
-        Thread.sleep(100);
-        Future<String> second = threads.submit(() -> {
-            Thread.currentThread().interrupt(); // the wait parks past it, and gives it back
-            Object reply = incr(link, budget, "i:{2}", "1");
-            return reply + (Thread.currentThread().isInterrupted() ? " interrupted" : " not interrupted");
-        });
         assertEquals(1L, first.get(30, TimeUnit.SECONDS));
         assertEquals("1 interrupted", second.get(30, TimeUnit.SECONDS));
     }
@@ -201,8 +257,12 @@ class AutoPipelineTest {
         RedisLink link = link(writersBudget, 8);
         redis.pause();
         // One call with a long budget is in flight first; 7 with a short one queue behind it.
-        Future<String> writer = threads.submit(() -> frozenCall(link, writersBudget, "f:{w}"));
-        Thread.sleep(100);
+        AtomicReference<Thread> writing = new AtomicReference<>();
+        Future<String> writer = threads.submit(() -> {
+            writing.set(Thread.currentThread());
+            return frozenCall(link, writersBudget, "f:{w}");
+        });
+        Await.until("the long-budget call writing alone", () -> writing.get() != null && writingAlone(writing.get()));
         List<Future<String>> queued = new ArrayList<>();
         for (int i = 0; i < 7; i++) {
             String key = "f:{" + i + "}";

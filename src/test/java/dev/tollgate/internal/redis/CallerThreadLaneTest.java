@@ -11,11 +11,15 @@ import dev.tollgate.internal.guard.Breaker;
 import dev.tollgate.internal.guard.BreakerOpenException;
 import dev.tollgate.internal.guard.ExecutorCaller;
 import dev.tollgate.internal.guard.GuardSettings;
+import dev.tollgate.testing.Await;
 import dev.tollgate.testing.RedisServer;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -68,14 +72,22 @@ class CallerThreadLaneTest {
     }
 
     private RedisLink link(int poolSize) {
-        RedisLink link = RedisClients.create(new RedisSettings(RedisUrl.parse(redis.url()), BUDGET, poolSize));
+        return link(poolSize, BUDGET);
+    }
+
+    private RedisLink link(int poolSize, Duration budget) {
+        RedisLink link = RedisClients.create(new RedisSettings(RedisUrl.parse(redis.url()), budget, poolSize));
         open.add(link);
         return link;
     }
 
     private ExecutorCaller caller(RedisLink link, Breaker breaker) throws Exception {
+        return caller(link, breaker, BUDGET);
+    }
+
+    private ExecutorCaller caller(RedisLink link, Breaker breaker, Duration budget) throws Exception {
         ExecutorCaller caller =
-                new ExecutorCaller(GuardSettings.defaults(BUDGET, 4), breaker, link.lane(), RedisFailures::classify);
+                new ExecutorCaller(GuardSettings.defaults(budget, 4), breaker, link.lane(), RedisFailures::classify);
         open.add(caller);
         // Builds the client and leaves idle connections, outside the budget (a loaded machine is slow).
         probe(link);
@@ -191,11 +203,17 @@ class CallerThreadLaneTest {
      * A connection that breaks on the caller's thread (killed while its command waits) is retried once on
      * a fresh one, within what is left of the budget: with every other connection taken the retry waits
      * for one only until the budget ends (it used to wait a whole budget of its own, ~2x in all).
+     *
+     * <p>The kill comes once Redis holds the command, 600 ms into the 1 s budget: the call ends
+     * at the budget (1 s), a retry with a budget of its own at 1.6 s. The bound is halfway, 1.3 s: 300
+     * ms for a loaded machine either way.
      */
     @Test
     void aBrokenConnectionsRetryOnTheCallersThreadEndsWithTheBudget() throws Exception {
-        RedisLink link = link(1);
-        ExecutorCaller caller = caller(link, new CountingBreaker());
+        Duration budget = Duration.ofSeconds(1);
+        Duration killAt = Duration.ofMillis(600);
+        RedisLink link = link(1, budget);
+        ExecutorCaller caller = caller(link, new CountingBreaker(), budget);
         Pool<Connection> pool = link.builtPool();
         List<Connection> held = new ArrayList<>(); // every connection but the call's
         while (held.size() < pool.getMaxTotal() - 1) {
@@ -204,30 +222,42 @@ class CallerThreadLaneTest {
         if (pool.getNumIdle() == 0) {
             pool.getResource().close(); // one idle connection for the call
         }
-        Thread killer = new Thread(() -> {
-            try (Jedis admin = redis.admin()) {
-                Thread.sleep(BUDGET.toMillis() / 2);
-                admin.sendCommand(Protocol.Command.CLIENT, "KILL", "TYPE", "normal", "SKIPME", "yes");
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        });
+        CompletableFuture<Void> killed = null;
         try (Jedis admin = redis.admin()) {
             admin.clientPause(10_000, ClientPauseMode.WRITE);
-            killer.start();
             long start = System.nanoTime();
+            killed = CompletableFuture.runAsync(() -> killOnceHeld(start + killAt.toNanos()));
             Exception failed = assertThrows(Exception.class, () -> caller.call(() -> probe(link)));
             long tookMillis = (System.nanoTime() - start) / 1_000_000;
-            assertTrue(tookMillis < BUDGET.toMillis() + 100, "took " + tookMillis + " ms: " + failed);
+            killed.get(30, TimeUnit.SECONDS);
+            assertTrue(
+                    tookMillis < budget.plus(killAt.dividedBy(2)).toMillis(), "took " + tookMillis + " ms: " + failed);
             assertFalse(RedisLink.timedOut(failed), "the connection broke, it did not time out: " + failed);
         } finally {
-            killer.join();
+            if (killed != null) {
+                killed.handle((v, e) -> null).get(30, TimeUnit.SECONDS);
+            }
             try (Jedis admin = redis.admin()) {
                 admin.clientUnpause();
             }
             held.forEach(Connection::close);
         }
         caller.call(() -> probe(link)); // answered again, on a fresh connection
+    }
+
+    /** Once Redis holds the call's command (and not before {@code atNanos}), kills every normal client but its own. */
+    private static void killOnceHeld(long atNanos) {
+        try (Jedis admin = redis.admin()) {
+            Await.until("the call's command held by the pause", () -> Await.blockedClients(admin) == 1);
+            long early = atNanos - System.nanoTime();
+            if (early > 0) {
+                TimeUnit.NANOSECONDS.sleep(early); // a point in the budget, not a wait for state
+            }
+            admin.sendCommand(Protocol.Command.CLIENT, "KILL", "TYPE", "normal", "SKIPME", "yes");
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new CompletionException(e);
+        }
     }
 
     @Test
