@@ -197,8 +197,9 @@ public class HelloResource {
     @Path("/slow")
     @ConcurrencyLimited("demo-slow")
     public String slow() throws InterruptedException {
+        long start = InFlight.micros();
         Thread.sleep(1000);
-        return "done\n";
+        return "done " + start + " " + InFlight.micros() + "\n";
     }
 
     /** {@code ms} of work, at most four at once across all servers ({@code demo-inflight}). */

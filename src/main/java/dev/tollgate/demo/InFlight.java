@@ -33,7 +33,8 @@ public class InFlight {
         return most.get();
     }
 
-    private static long micros() {
+    /** Epoch microseconds, as the bodies of {@code /demo/inflight} and {@code /demo/slow} say them. */
+    static long micros() {
         Instant now = Instant.now();
         return now.getEpochSecond() * 1_000_000 + now.getNano() / 1000;
     }

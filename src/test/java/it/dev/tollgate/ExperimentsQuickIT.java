@@ -288,13 +288,13 @@ class ExperimentsQuickIT {
                 .redirectErrorStream(true)
                 .redirectOutput(log.toFile())
                 .start();
-        boolean done = p.waitFor(5, TimeUnit.MINUTES);
+        boolean done = p.waitFor(10, TimeUnit.MINUTES);
         if (!done) {
             p.descendants().forEach(ProcessHandle::destroyForcibly);
             p.destroyForcibly();
         }
         String output = Files.readString(log);
-        assertTrue(done, what + " took over 5 minutes:\n" + output);
+        assertTrue(done, what + " took over 10 minutes:\n" + output);
         assertEquals(0, p.exitValue(), what + " failed:\n" + output);
     }
 }
