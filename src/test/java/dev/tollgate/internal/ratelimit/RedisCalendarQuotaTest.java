@@ -157,6 +157,19 @@ class RedisCalendarQuotaTest {
     }
 
     @Test
+    void anOperatorPeeksAtAndCreditsTheCurrentPeriod() {
+        LimitPolicy quota = LimitPolicy.calendar("monthly", 3, FROM_31ST);
+        String key = freshKey();
+        redisAt(Instant.now());
+        serverA.spend(quota, key);
+        serverA.spend(quota, key);
+        assertEquals(1, serverA.peek(quota, key).orElseThrow().remaining(), "a peek spends nothing");
+        assertEquals(1, serverA.peek(quota, key).orElseThrow().remaining());
+        assertEquals(2, serverA.credit(quota, key, 5), "never beyond the quota");
+        assertEquals(2, serverA.spend(quota, key).decision().remaining());
+    }
+
+    @Test
     void aRefundGivesBackOnlyInTheCallsOwnPeriod() {
         LimitPolicy quota = LimitPolicy.calendar("monthly", 3, FROM_31ST);
         String key = freshKey();
