@@ -41,6 +41,9 @@ import java.util.Set;
  *     refused for any other limit)
  * @param candidate a policy tried beside this one on the same calls, which never denies ({@code shadow.*});
  *     it has this limit's name, key, normalization and degraded decision
+ * @param calendar a calendar quota's period ({@code period}, {@code zone}, {@code anchor}); null for every
+ *     other algorithm. Its {@code refillPeriod} is the period's longest length ({@link
+ *     CalendarPeriod.Unit#longest()})
  */
 public record Limit(
         String name,
@@ -55,7 +58,8 @@ public record Limit(
         boolean localFallback,
         boolean shadow,
         boolean persist,
-        Optional<Limit> candidate) {
+        Optional<Limit> candidate,
+        CalendarPeriod calendar) {
 
     /** How a limit counts ({@code algorithm}). */
     public enum Algorithm {
@@ -64,9 +68,11 @@ public record Limit(
         /** {@code capacity} calls per window, counted per calendar window: cheap, lets 2x through at a boundary. */
         FIXED_WINDOW,
         /** {@code capacity} calls in any window: exact, costs memory per admitted call. */
-        SLIDING_WINDOW;
+        SLIDING_WINDOW,
+        /** {@code capacity} calls per calendar day, week, month or year in a time zone ({@link CalendarPeriod}). */
+        CALENDAR;
 
-        /** {@code token-bucket}, {@code fixed-window}, {@code sliding-window}. */
+        /** {@code token-bucket}, {@code fixed-window}, {@code sliding-window}, {@code calendar}. */
         public String configName() {
             return name().toLowerCase(java.util.Locale.ROOT).replace('_', '-');
         }
@@ -103,6 +109,9 @@ public record Limit(
                     "refill-tokens", refillTokens, "a " + algorithm.configName() + " limit refills its capacity"));
         }
         problems.addAll(LimitRules.check(algorithm, capacity, refillTokens, refillPeriod, cost, persist));
+        if ((algorithm == Algorithm.CALENDAR) != (calendar != null)) {
+            problems.add(ConfigProblem.of("period", calendar, CALENDAR_ONLY));
+        }
         if (!problems.isEmpty()) {
             throw TollgateConfigException.of(describe(name, problems));
         }
@@ -122,6 +131,17 @@ public record Limit(
     public static Builder slidingWindow(String name) {
         return new Builder(name, Algorithm.SLIDING_WINDOW);
     }
+
+    /**
+     * A calendar quota: {@code capacity} calls per {@code period} (a day, week, month or year starting at
+     * local midnight of its anchor day in its zone), all back at the next period's start.
+     */
+    public static Builder calendar(String name, CalendarPeriod period) {
+        return new Builder(name, Algorithm.CALENDAR).calendar(period);
+    }
+
+    private static final String CALENDAR_ONLY =
+            "a calendar limit needs a period (day, week, month or year), and only a calendar limit has one";
 
     /** A limit counted by {@code algorithm}, for a translator that reads the algorithm as a setting. */
     public static Builder of(String name, Algorithm algorithm) {
@@ -155,6 +175,8 @@ public record Limit(
         private boolean shadow;
         private boolean persist;
         private Builder candidate;
+        private CalendarPeriod calendar;
+        private boolean refillPeriodGiven;
 
         private Builder(String name, Algorithm algorithm) {
             if (algorithm == null) {
@@ -184,12 +206,19 @@ public record Limit(
         /** A token bucket's refill period, a window's length; default {@link #DEFAULT_PERIOD}. */
         public Builder refillPeriod(Duration period) {
             this.refillPeriod = period;
+            this.refillPeriodGiven = true;
             return this;
         }
 
         /** A window's length: {@link #refillPeriod}. */
         public Builder window(Duration window) {
             return refillPeriod(window);
+        }
+
+        /** A calendar quota's period; required for {@link Algorithm#CALENDAR}, refused for the others. */
+        public Builder calendar(CalendarPeriod period) {
+            this.calendar = period;
+            return this;
         }
 
         /** What one call spends unless it says otherwise; default 1. */
@@ -265,12 +294,24 @@ public record Limit(
                 throw new IllegalArgumentException(
                         "limit '" + name + "': refillPeriod, key and keyNormalization" + " must not be null");
             }
+            if ((algorithm == Algorithm.CALENDAR) != (calendar != null)) {
+                problems.add(
+                        algorithm == Algorithm.CALENDAR
+                                ? ConfigProblem.missing("period", LimitRules.PERIOD_UNIT_RULE)
+                                : ConfigProblem.of("period", calendar.unit().configName(), CALENDAR_ONLY));
+            }
+            if (algorithm == Algorithm.CALENDAR && refillPeriodGiven) {
+                problems.add(ConfigProblem.of(
+                        "refill-period",
+                        LimitRules.text(refillPeriod),
+                        "nothing: a calendar limit's period is its period (day, week, month or year)"));
+            }
             boolean complete = problems.isEmpty();
             problems.addAll(LimitRules.check(
                     algorithm,
                     capacity,
                     algorithm == Algorithm.TOKEN_BUCKET ? refillTokens : capacity,
-                    refillPeriod,
+                    period(),
                     cost,
                     complete ? persist : null));
             if (candidate != null) {
@@ -291,7 +332,7 @@ public record Limit(
                             c.algorithm,
                             c.capacity,
                             c.algorithm == Algorithm.TOKEN_BUCKET ? c.refillTokens : c.capacity,
-                            c.refillPeriod,
+                            c.period(),
                             c.cost,
                             key,
                             keyNormalization,
@@ -299,13 +340,14 @@ public record Limit(
                             false,
                             true,
                             c.persist,
-                            Optional.empty()));
+                            Optional.empty(),
+                            c.calendar));
             return new Limit(
                     name,
                     algorithm,
                     capacity,
                     algorithm == Algorithm.TOKEN_BUCKET ? refillTokens : capacity,
-                    refillPeriod,
+                    period(),
                     cost,
                     key,
                     keyNormalization,
@@ -313,7 +355,15 @@ public record Limit(
                     localFallback,
                     shadow,
                     persist,
-                    shadowed);
+                    shadowed,
+                    calendar);
+        }
+
+        /** The refill period or window; a calendar quota's longest period. */
+        private Duration period() {
+            return algorithm == Algorithm.CALENDAR && calendar != null
+                    ? calendar.unit().longest()
+                    : refillPeriod;
         }
     }
 }

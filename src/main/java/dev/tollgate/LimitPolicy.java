@@ -18,8 +18,12 @@ import java.util.List;
  *     refills, a fixed quota)
  * @param refillPeriod the period over which {@code refillTokens} are added; 1 ms..{@link #MAX_PERIOD}
  * @param cost tokens one call spends; 1..capacity
+ * @param calendar a calendar quota's period, whose start gives its whole capacity back (its {@code
+ *     refillTokens} is the capacity, its {@code refillPeriod} the period's longest length); null for
+ *     every other limit
  */
-public record LimitPolicy(String name, long capacity, long refillTokens, Duration refillPeriod, long cost) {
+public record LimitPolicy(
+        String name, long capacity, long refillTokens, Duration refillPeriod, long cost, CalendarPeriod calendar) {
 
     /** The largest capacity or refill: 2^53 ({@link LimitRules#MAX_COUNT}). */
     public static final long MAX_COUNT = LimitRules.MAX_COUNT;
@@ -42,6 +46,16 @@ public record LimitPolicy(String name, long capacity, long refillTokens, Duratio
         }
     }
 
+    /** A policy without a calendar period. */
+    public LimitPolicy(String name, long capacity, long refillTokens, Duration refillPeriod, long cost) {
+        this(name, capacity, refillTokens, refillPeriod, cost, null);
+    }
+
+    /** {@code capacity} calls per calendar {@code period}; each call costs 1. */
+    public static LimitPolicy calendar(String name, long capacity, CalendarPeriod period) {
+        return new LimitPolicy(name, capacity, capacity, period.unit().longest(), 1, period);
+    }
+
     /** A bucket of {@code capacity} that refills {@code tokens} every {@code period}; each call costs 1. */
     public static LimitPolicy of(String name, long capacity, long tokens, Duration period) {
         return new LimitPolicy(name, capacity, tokens, period, 1);
@@ -54,7 +68,7 @@ public record LimitPolicy(String name, long capacity, long refillTokens, Duratio
 
     /** This policy with another cost per call. */
     public LimitPolicy withCost(long newCost) {
-        return new LimitPolicy(name, capacity, refillTokens, refillPeriod, newCost);
+        return new LimitPolicy(name, capacity, refillTokens, refillPeriod, newCost, calendar);
     }
 
     /** Whether spent tokens ever come back. */

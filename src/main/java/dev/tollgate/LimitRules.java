@@ -49,6 +49,17 @@ public final class LimitRules {
     public static final String MAX_IN_FLIGHT_RULE = "a whole number from 1 to 2147483647";
     public static final String LEASE_RULE = "a duration from 100ms to 1d such as 10s";
 
+    /** What a calendar quota's {@code period} may be ({@link CalendarPeriod.Unit}). */
+    public static final String PERIOD_UNIT_RULE = "day, week, month or year";
+
+    /** What a calendar quota's {@code zone} may be. */
+    public static final String ZONE_RULE = "a time zone id such as UTC, Europe/Berlin or +02:00";
+
+    /** What a calendar quota's {@code anchor} may be, per {@link CalendarPeriod.Unit}. */
+    public static final String ANCHOR_RULE = "the day a period starts: 1 for a day; 1-7 for a week (1 Monday .. 7"
+            + " Sunday); 1-31 for a month (a shorter month starts on its last day); 1-12 for a year (the month"
+            + " it starts, on its first day)";
+
     /** What a lock's name may be. */
     public static final Pattern LOCK_NAME = Pattern.compile("[A-Za-z0-9_.-]{1,128}");
 
@@ -141,6 +152,14 @@ public final class LimitRules {
             problems.add(ConfigProblem.of("persist", true, NOT_A_QUOTA));
         }
         return problems;
+    }
+
+    /** The rule {@code anchor} breaks for a period of {@code unit}, if any ({@link #ANCHOR_RULE}). */
+    public static List<ConfigProblem> checkAnchor(CalendarPeriod.Unit unit, int anchor) {
+        return anchor >= 1 && anchor <= unit.largestAnchor()
+                ? List.of()
+                : List.of(ConfigProblem.expected(
+                        "anchor", anchor, "for a " + unit.configName() + " period, " + ANCHOR_RULE));
     }
 
     /** Whether {@code d} is a refill period or window: 1 ms to {@link #MAX_PERIOD}. */

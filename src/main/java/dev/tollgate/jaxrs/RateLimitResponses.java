@@ -1,5 +1,6 @@
 package dev.tollgate.jaxrs;
 
+import dev.tollgate.CalendarPeriod;
 import dev.tollgate.Decision;
 import dev.tollgate.LimitPolicy;
 import dev.tollgate.RateLimitExceededException;
@@ -9,6 +10,7 @@ import dev.tollgate.internal.ratelimit.Charged;
 import jakarta.ws.rs.core.MultivaluedMap;
 import jakarta.ws.rs.core.Response;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.Comparator;
 import java.util.List;
 import java.util.stream.Collectors;
@@ -107,9 +109,23 @@ public final class RateLimitResponses {
                 .map(a -> {
                     String item =
                             "\"" + a.policy().name() + "\";q=" + a.policy().capacity();
-                    return a.policy().refills() ? item + ";w=" + a.policy().windowSeconds() : item;
+                    return a.policy().refills() ? item + ";w=" + windowSeconds(a) : item;
                 })
                 .collect(Collectors.joining(", "));
+    }
+
+    /**
+     * A limit's window in seconds; a calendar quota's is its current period's (a month's 28 to 31 days, a
+     * day's 23 to 25 hours across DST), the period that ends when Redis said. This server's clock only
+     * names that period, to the second: it decided nothing.
+     */
+    private static long windowSeconds(Applied a) {
+        CalendarPeriod c = a.policy().calendar();
+        if (c == null) {
+            return a.policy().windowSeconds();
+        }
+        Instant inLastSecond = Instant.now().plus(a.decision().resetAfter()).minusSeconds(1);
+        return Duration.between(c.start(inLastSecond), c.end(inLastSecond)).toSeconds();
     }
 
     /** {@code "name";r=remaining;t=seconds}: {@code t} is when a denied call may pass, else when the bucket is full. */

@@ -1,5 +1,7 @@
 package dev.tollgate.internal.config;
 
+import dev.tollgate.CalendarPeriod;
+import dev.tollgate.ConfigProblem;
 import dev.tollgate.Key;
 import dev.tollgate.Limit;
 import dev.tollgate.LimitRules;
@@ -8,6 +10,9 @@ import dev.tollgate.internal.ratelimit.Algorithm;
 import dev.tollgate.internal.ratelimit.KeyNormalization;
 import dev.tollgate.internal.ratelimit.LimitMode;
 import dev.tollgate.internal.ratelimit.LimitSpec;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -92,6 +97,30 @@ final class LimitReader {
                 .ifPresent(b::cost);
         values.read(p, shadow, "persist", SettingsReader::bool, Setting.PERSIST.rule(), refused)
                 .ifPresent(b::persist);
+        calendar(p, shadow, refused).ifPresent(b::calendar);
         return b;
+    }
+
+    /**
+     * A calendar quota's period ({@code period}, {@code zone}, {@code anchor}); empty when {@code period}
+     * is not given or a value does not parse (reported), or {@code anchor} does not fit the unit.
+     */
+    private Optional<CalendarPeriod> calendar(String p, String shadow, Set<String> refused) {
+        Optional<CalendarPeriod.Unit> unit =
+                values.read(p, shadow, "period", CalendarPeriod.Unit::parse, Setting.PERIOD.rule(), refused);
+        Optional<ZoneId> zone = values.read(p, shadow, "zone", CalendarPeriod::parseZone, Setting.ZONE.rule(), refused);
+        Optional<Integer> anchor = values.read(p, shadow, "anchor", Integer::parseInt, Setting.ANCHOR.rule(), refused);
+        if (unit.isEmpty() || refused.contains(shadow + "zone") || refused.contains(shadow + "anchor")) {
+            return Optional.empty();
+        }
+        int a = anchor.orElse(1);
+        List<ConfigProblem> anchorProblems = LimitRules.checkAnchor(unit.get(), a);
+        if (!anchorProblems.isEmpty()) {
+            // Reported here, where the unit is known; the builder then misses the period, said already.
+            values.report(p, anchorProblems, refused);
+            refused.add(shadow + "period");
+            return Optional.empty();
+        }
+        return Optional.of(new CalendarPeriod(unit.get(), zone.orElse(ZoneOffset.UTC), a));
     }
 }

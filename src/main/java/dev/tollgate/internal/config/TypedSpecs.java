@@ -96,6 +96,6 @@ public final class TypedSpecs {
     }
 
     private static LimitPolicy policy(Limit l) {
-        return new LimitPolicy(l.name(), l.capacity(), l.refillTokens(), l.refillPeriod(), l.cost());
+        return new LimitPolicy(l.name(), l.capacity(), l.refillTokens(), l.refillPeriod(), l.cost(), l.calendar());
     }
 }

@@ -181,7 +181,7 @@ public final class Engine implements RateLimits, ConcurrencyLimits, AutoCloseabl
     }
 
     private static LimitPolicy renamed(LimitPolicy p, String name) {
-        return new LimitPolicy(name, p.capacity(), p.refillTokens(), p.refillPeriod(), p.cost());
+        return new LimitPolicy(name, p.capacity(), p.refillTokens(), p.refillPeriod(), p.cost(), p.calendar());
     }
 
     /** The reloader of {@code tollgate.config.file}, for tests that drive it; null without one. */

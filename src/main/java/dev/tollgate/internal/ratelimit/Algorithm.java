@@ -24,7 +24,13 @@ public enum Algorithm {
      * ms of Redis). One call adds one entry per unit of cost, and Redis runs nothing else meanwhile (1,000
      * entries: about 2 ms; 10,000 took 40-80 ms on this project's machines).
      */
-    SLIDING_WINDOW("sw", Limit.Algorithm.SLIDING_WINDOW);
+    SLIDING_WINDOW("sw", Limit.Algorithm.SLIDING_WINDOW),
+    /**
+     * {@code capacity} calls per calendar period ({@link dev.tollgate.CalendarPeriod}), all back at the next
+     * period's start: a window whose bounds Java computes in the zone and Redis's clock chooses among
+     * ({@code calendar.lua}). The same memory as a fixed window.
+     */
+    CALENDAR("cq", Limit.Algorithm.CALENDAR);
 
     private final String keyCode;
     private final Limit.Algorithm api;
@@ -68,7 +74,7 @@ public enum Algorithm {
         return keyCode;
     }
 
-    /** {@code token-bucket}, {@code fixed-window}, {@code sliding-window}. */
+    /** {@code token-bucket}, {@code fixed-window}, {@code sliding-window}, {@code calendar}. */
     public String configName() {
         return api.configName();
     }
@@ -79,6 +85,6 @@ public enum Algorithm {
                 return a;
             }
         }
-        throw new IllegalArgumentException("expected token-bucket, fixed-window or sliding-window");
+        throw new IllegalArgumentException("expected token-bucket, fixed-window, sliding-window or calendar");
     }
 }

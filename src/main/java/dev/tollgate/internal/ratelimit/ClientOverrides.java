@@ -26,7 +26,13 @@ public final class ClientOverrides {
                     + policy.refillTokens());
         }
         new LimitSpec(
-                new LimitPolicy(limit.name(), policy.capacity(), policy.refillTokens(), policy.refillPeriod(), 1),
+                new LimitPolicy(
+                        limit.name(),
+                        policy.capacity(),
+                        policy.refillTokens(),
+                        policy.refillPeriod(),
+                        1,
+                        limit.policy().calendar()),
                 limit.algorithm(),
                 limit.key(),
                 limit.failOpen());

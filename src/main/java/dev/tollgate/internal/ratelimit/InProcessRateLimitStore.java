@@ -55,6 +55,7 @@ public final class InProcessRateLimitStore implements RateLimitStore {
                     case TOKEN_BUCKET -> new TokenBucketArithmetic();
                     case FIXED_WINDOW -> new FixedWindowArithmetic();
                     case SLIDING_WINDOW -> new SlidingWindowArithmetic();
+                    case CALENDAR -> new CalendarArithmetic();
                 };
         return new InProcessRateLimitStore(clock, arithmetic, maxKeys);
     }

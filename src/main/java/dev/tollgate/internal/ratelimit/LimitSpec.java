@@ -51,6 +51,10 @@ public record LimitSpec(
         if (!problems.isEmpty()) {
             throw invalid(policy, algorithm, problems);
         }
+        if ((algorithm == Algorithm.CALENDAR) != (policy.calendar() != null)) {
+            throw new IllegalArgumentException("limit '" + policy.name() + "': a calendar limit's policy has a"
+                    + " calendar period, and only a calendar limit's");
+        }
         if (loadShare == null) {
             loadShare = localFallback != null ? localFallback : localShare(policy, algorithm, 1);
         }
@@ -65,7 +69,7 @@ public record LimitSpec(
     public static LimitPolicy localShare(LimitPolicy p, Algorithm algorithm, int servers) {
         long capacity = Math.max(p.cost(), (p.capacity() + servers - 1) / servers);
         if (algorithm != Algorithm.TOKEN_BUCKET) {
-            return new LimitPolicy(p.name(), capacity, capacity, p.refillPeriod(), p.cost());
+            return new LimitPolicy(p.name(), capacity, capacity, p.refillPeriod(), p.cost(), p.calendar());
         }
         Duration period = p.refillPeriod().multipliedBy(servers);
         if (period.compareTo(LimitPolicy.MAX_PERIOD) > 0) {

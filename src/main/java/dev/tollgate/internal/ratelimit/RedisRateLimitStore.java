@@ -3,6 +3,7 @@ package dev.tollgate.internal.ratelimit;
 import dev.tollgate.Decision;
 import dev.tollgate.LimitPolicy;
 import dev.tollgate.StoreUnavailableException;
+import dev.tollgate.internal.core.MicrosClock;
 import dev.tollgate.internal.redis.LuaScript;
 import dev.tollgate.internal.redis.RedisClients;
 import dev.tollgate.internal.redis.RedisCommands;
@@ -14,10 +15,11 @@ import java.time.Duration;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.LongSupplier;
 
 /**
  * Limits in Redis: one {@code EVALSHA} of the algorithm's script ({@code token-bucket.lua}, {@code
- * fixed-window.lua}, {@code sliding-window.lua}) per decision, on the bucket's key, clocked by Redis
+ * fixed-window.lua}, {@code sliding-window.lua}, {@code calendar.lua}) per decision, on the bucket's key, clocked by Redis
  * {@code TIME}. Each script answers {@code {allowed 1|0, remaining, retry-after us, until-full us}} (-1:
  * never). See {@link Algorithm} for what each one counts. Every script also reads the client's
  * operator rules ({@link StoreKeys#rules}, {@code operator.lua}): a block denies, an override replaces
@@ -41,7 +43,9 @@ public final class RedisRateLimitStore implements RateLimitStore {
 
     static {
         for (Algorithm a : Algorithm.values()) {
-            REFUNDS.put(a, LuaScript.named(a.configName() + "-refund"));
+            // A calendar quota's state is a fixed window's: so is its refund.
+            Algorithm by = a == Algorithm.CALENDAR ? Algorithm.FIXED_WINDOW : a;
+            REFUNDS.put(a, LuaScript.named(by.configName() + "-refund"));
         }
     }
 
@@ -51,15 +55,42 @@ public final class RedisRateLimitStore implements RateLimitStore {
 
     private final Algorithm algorithm;
 
+    /** Microseconds added to Redis {@code TIME} and to this server's now: 0, but in tests ({@link #shiftedForTests}). */
+    private final LongSupplier shift;
+
+    /** This server's clock: only where to compute a calendar quota's period starts, never which one is now. */
+    private final MicrosClock serverClock;
+
+    private final CalendarStarts calendarStarts = new CalendarStarts();
+
     /** The arguments of the policy last decided for: one limit's checks reuse them instead of formatting four numbers. */
     private volatile PolicyArgs lastArgs;
 
     private record PolicyArgs(LimitPolicy policy, List<String> args) {}
 
-    private RedisRateLimitStore(RedisCommands redis, RedisLink owned, Algorithm algorithm) {
+    private RedisRateLimitStore(
+            RedisCommands redis, RedisLink owned, Algorithm algorithm, LongSupplier shift, MicrosClock serverClock) {
         this.redis = redis;
         this.owned = owned;
         this.algorithm = algorithm;
+        this.shift = shift;
+        this.serverClock = serverClock;
+    }
+
+    private RedisRateLimitStore(RedisCommands redis, RedisLink owned, Algorithm algorithm) {
+        this(redis, owned, algorithm, () -> 0, MicrosClock.system());
+    }
+
+    /**
+     * Calendar quotas whose script adds {@code shiftMicros} to Redis {@code TIME} (and the store to its
+     * own now): for tests only, which set the instant Redis decides at (a month ahead, across a DST
+     * change) without waiting for it. Every store of one test that shares a quota shares the shift. No
+     * production path builds one: the engine's stores shift by 0. {@code serverClock} stands for this
+     * server's clock (shifted too), which only says around which instant the period starts are computed.
+     */
+    public static RedisRateLimitStore shiftedForTests(
+            RedisCommands redis, LongSupplier shiftMicros, MicrosClock serverClock) {
+        return new RedisRateLimitStore(redis, null, Algorithm.CALENDAR, shiftMicros, serverClock);
     }
 
     /** Token buckets on a client the caller keeps and closes. */
@@ -100,6 +131,9 @@ public final class RedisRateLimitStore implements RateLimitStore {
 
     @Override
     public Spent spend(LimitPolicy policy, String storeKey) {
+        if (algorithm == Algorithm.CALENDAR) {
+            return spendInPeriod(policy, storeKey);
+        }
         Object reply;
         try {
             reply = redis.eval(SCRIPTS.get(algorithm), keys(storeKey), args(policy));
@@ -109,6 +143,47 @@ public final class RedisRateLimitStore implements RateLimitStore {
         List<?> r = (List<?>) reply;
         Decision d = Decision.ofMicros((Long) r.get(0) == 1L, (Long) r.get(1), (Long) r.get(2), (Long) r.get(3));
         return new Spent(d, r.size() > 4 ? (Long) r.get(4) : 0);
+    }
+
+    /**
+     * A calendar quota's spend: the script picks the period Redis's now is in among the starts computed
+     * around this server's now; when this server's clock is so far off that it is in none of them, the
+     * starts are computed again around the now Redis said (one more round trip, only then).
+     */
+    private Spent spendInPeriod(LimitPolicy policy, String storeKey) {
+        long offset = shift.getAsLong();
+        long[] starts = calendarStarts.around(policy.calendar(), serverClock.nowMicros() + offset);
+        for (int attempt = 0; ; attempt++) {
+            List<?> r;
+            try {
+                r = (List<?>) redis.eval(SCRIPTS.get(algorithm), keys(storeKey), calendarArgs(policy, offset, starts));
+            } catch (RedisException e) {
+                throw failed("Redis did not decide for limit '" + policy.name() + "'", e);
+            }
+            if ((Long) r.get(0) != -1L) {
+                Decision d =
+                        Decision.ofMicros((Long) r.get(0) == 1L, (Long) r.get(1), (Long) r.get(2), (Long) r.get(3));
+                return new Spent(d, (Long) r.get(4));
+            }
+            if (attempt == 1) {
+                throw new StoreUnavailableException(
+                        "Redis's clock left the period of limit '" + policy.name()
+                                + "' twice while it was asked: it is stepping too far to decide",
+                        (Throwable) null);
+            }
+            starts = calendarStarts.around(policy.calendar(), (Long) r.get(1));
+        }
+    }
+
+    private static List<String> calendarArgs(LimitPolicy p, long offset, long[] starts) {
+        List<String> args = new java.util.ArrayList<>(3 + starts.length);
+        args.add(Long.toString(p.capacity()));
+        args.add(Long.toString(p.cost()));
+        args.add(Long.toString(offset));
+        for (long s : starts) {
+            args.add(Long.toString(s));
+        }
+        return args;
     }
 
     @Override
@@ -143,7 +218,7 @@ public final class RedisRateLimitStore implements RateLimitStore {
     @Override
     public java.util.Optional<Decision> peek(LimitPolicy p, String storeKey) {
         List<String> args = List.of(
-                algorithm.keyCode(),
+                windowKind(),
                 Long.toString(p.capacity()),
                 Long.toString(algorithm == Algorithm.TOKEN_BUCKET ? p.refillTokens() : p.capacity()),
                 Long.toString(p.refillPeriodMicros()),
@@ -162,7 +237,7 @@ public final class RedisRateLimitStore implements RateLimitStore {
     @Override
     public long credit(LimitPolicy p, String storeKey, long tokens) {
         List<String> args = List.of(
-                algorithm.keyCode(),
+                windowKind(),
                 Long.toString(p.capacity()),
                 Long.toString(algorithm == Algorithm.TOKEN_BUCKET ? p.refillTokens() : p.capacity()),
                 Long.toString(p.refillPeriodMicros()),
@@ -217,6 +292,11 @@ public final class RedisRateLimitStore implements RateLimitStore {
         return RedisFailures.argumentsRefused(e)
                 ? new ArgumentsRefusedException(message + ": the script refused its arguments", e)
                 : new StoreUnavailableException(message, e);
+    }
+
+    /** What {@code peek.lua} and {@code credit.lua} read the state as: a calendar quota's is a fixed window's. */
+    private String windowKind() {
+        return algorithm == Algorithm.CALENDAR ? Algorithm.FIXED_WINDOW.keyCode() : algorithm.keyCode();
     }
 
     @Override

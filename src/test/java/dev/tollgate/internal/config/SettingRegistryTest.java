@@ -174,7 +174,16 @@ class SettingRegistryTest {
         assertEquals(Set.of("ttl", "at-least", "keep-alive"), SettingNames.LOCK_SETTINGS);
         assertEquals(Set.of("max-in-flight", "key", "lease", "fail-open"), SettingNames.CONCURRENCY_SETTINGS);
         assertEquals(
-                List.of("algorithm", "capacity", "cost", "persist", "refill-period", "refill-tokens"),
+                List.of(
+                        "algorithm",
+                        "anchor",
+                        "capacity",
+                        "cost",
+                        "period",
+                        "persist",
+                        "refill-period",
+                        "refill-tokens",
+                        "zone"),
                 List.copyOf(new TreeSet<>(LimitModes.CANDIDATE_SETTINGS)));
     }
 }

@@ -215,8 +215,10 @@ class SettingsReaderTest {
                 "tollgate.limits.w.capacity", "60",
                 "tollgate.limits.w.refill-tokens", "1");
         assertTrue(e.contains("tollgate.limits.w.refill-tokens=1 (expected nothing: a fixed-window limit"), e);
-        assertTrue(error("tollgate.limits.w.algorithm", "leaky", "tollgate.limits.w.capacity", "1")
-                .contains("tollgate.limits.w.algorithm=leaky (expected token-bucket, fixed-window or sliding-window)"));
+        assertTrue(
+                error("tollgate.limits.w.algorithm", "leaky", "tollgate.limits.w.capacity", "1")
+                        .contains(
+                                "tollgate.limits.w.algorithm=leaky (expected token-bucket, fixed-window, sliding-window or calendar)"));
     }
 
     @Test

@@ -61,6 +61,10 @@ public abstract class AllOrNothingContract {
         "tollgate.limits.slow.capacity", "5",
         "tollgate.limits.slow.refill-tokens", "1",
         "tollgate.limits.slow.refill-period", "1h",
+        "tollgate.limits.year.algorithm", "calendar",
+        "tollgate.limits.year.capacity", "100",
+        "tollgate.limits.year.period", "year",
+        "tollgate.limits.year.zone", "Europe/Berlin",
     };
 
     private static String fresh() {
@@ -95,6 +99,21 @@ public abstract class AllOrNothingContract {
         assertEquals("slow", denied.denied().orElseThrow().charge().name(), "the longest retry-after is named");
         assertEquals(300, leftAfterOneMore("big", key), "big's token was given back");
         assertTrue(denied.charged().get(1).decision().retryAfter().compareTo(Duration.ofMinutes(59)) > 0);
+    }
+
+    @Test
+    void aCalendarQuotaBesideARateLimitIsAllOrNothing() {
+        String key = fresh();
+        for (int i = 0; i < 5; i++) {
+            assertTrue(admit(key, "year", "slow").allowed());
+        }
+        Admission denied = admit(key, "year", "slow");
+        assertFalse(denied.allowed());
+        assertEquals("slow", denied.denied().orElseThrow().charge().name());
+        assertEquals(95, leftAfterOneMore("year", key), "the quota's unit was given back");
+        Admission refunded = admit(key, "year");
+        refunded.refund();
+        assertEquals(94, leftAfterOneMore("year", key), "a refund gives the quota back in its period");
     }
 
     @Test

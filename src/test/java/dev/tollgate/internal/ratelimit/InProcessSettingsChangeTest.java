@@ -10,7 +10,8 @@ class InProcessSettingsChangeTest extends SettingsChangeContract {
     private final Map<Algorithm, RateLimitStore> stores = Map.of(
             Algorithm.TOKEN_BUCKET, InProcessRateLimitStore.tokenBucket(clock),
             Algorithm.FIXED_WINDOW, InProcessRateLimitStore.fixedWindow(clock),
-            Algorithm.SLIDING_WINDOW, InProcessRateLimitStore.slidingWindow(clock));
+            Algorithm.SLIDING_WINDOW, InProcessRateLimitStore.slidingWindow(clock),
+            Algorithm.CALENDAR, InProcessRateLimitStore.of(Algorithm.CALENDAR, clock));
 
     @Override
     protected RateLimitStore store(Algorithm algorithm) {

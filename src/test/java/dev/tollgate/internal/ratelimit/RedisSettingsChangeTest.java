@@ -34,7 +34,8 @@ class RedisSettingsChangeTest extends SettingsChangeContract {
         stores = Map.of(
                 Algorithm.TOKEN_BUCKET, RedisRateLimitStore.tokenBucket(link),
                 Algorithm.FIXED_WINDOW, RedisRateLimitStore.fixedWindow(link),
-                Algorithm.SLIDING_WINDOW, RedisRateLimitStore.slidingWindow(link));
+                Algorithm.SLIDING_WINDOW, RedisRateLimitStore.slidingWindow(link),
+                Algorithm.CALENDAR, RedisRateLimitStore.using(Algorithm.CALENDAR, link));
     }
 
     @AfterAll

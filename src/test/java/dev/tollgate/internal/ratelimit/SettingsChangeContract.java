@@ -197,13 +197,20 @@ public abstract class SettingsChangeContract {
                 seen.add(a.configName());
             }
         }
-        assertEquals(18, seen.size());
+        assertEquals(6 * Algorithm.values().length, seen.size());
     }
 
     private static LimitPolicy randomPolicy(Algorithm a, Random random) {
         long capacity = 1 + random.nextInt(6);
         Duration period = Duration.ofMillis(new long[] {1, 50, 1000, 60_000, 86_400_000L}[random.nextInt(5)]);
         long refill = a == Algorithm.TOKEN_BUCKET ? 1 + random.nextInt(3) : capacity;
+        if (a == Algorithm.CALENDAR) {
+            // A quota whose capacity, cost, unit and anchor change between deploys.
+            dev.tollgate.CalendarPeriod.Unit unit = dev.tollgate.CalendarPeriod.Unit.values()[random.nextInt(4)];
+            dev.tollgate.CalendarPeriod c =
+                    dev.tollgate.CalendarPeriod.of(unit).anchoredOn(1 + random.nextInt(unit.largestAnchor()));
+            return LimitPolicy.calendar("change", capacity, c).withCost(1 + random.nextInt((int) capacity));
+        }
         return new LimitPolicy("change", capacity, refill, period, 1 + random.nextInt((int) capacity));
     }
 
