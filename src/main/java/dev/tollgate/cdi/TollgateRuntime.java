@@ -4,6 +4,7 @@ import dev.tollgate.internal.config.SettingsReader;
 import dev.tollgate.internal.config.TollgateSettings;
 import dev.tollgate.internal.engine.Engine;
 import dev.tollgate.metrics.ConcurrencyMetrics;
+import dev.tollgate.metrics.ServerMetrics;
 import dev.tollgate.metrics.TollgateMetrics;
 import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -34,6 +35,9 @@ public class TollgateRuntime {
     ConcurrencyMetrics concurrencyMetrics;
 
     @Inject
+    ServerMetrics serverMetrics;
+
+    @Inject
     TollgateExtension extension;
 
     /** Written once, fully built: every check reads it without a lock. */
@@ -61,6 +65,7 @@ public class TollgateRuntime {
                     .concurrencyListener(concurrencyMetrics)
                     .build();
             built.breakerState().ifPresent(state -> metrics.breakerGauge(state::isOpen));
+            serverMetrics.liveServersGauge(built.servers());
             tollgate = built;
         }
         return tollgate;

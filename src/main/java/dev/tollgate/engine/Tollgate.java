@@ -126,7 +126,11 @@ public final class Tollgate implements RateLimits, ConcurrencyLimits, AutoClosea
             return set(SettingsReader.FAIL_OPEN, Boolean.toString(failOpen));
         }
 
-        /** How many servers share a locally falling-back limit's capacity ({@code tollgate.local-fallback-servers}). */
+        /**
+         * How many servers share a locally falling-back limit's capacity ({@code tollgate.local-fallback-servers});
+         * unset, {@code auto}: the live servers this one counted by their heartbeat on Redis before it went
+         * away. A number given wins over the count.
+         */
         public Builder localFallbackServers(int servers) {
             return set(SettingsReader.LOCAL_FALLBACK_SERVERS, Integer.toString(servers));
         }

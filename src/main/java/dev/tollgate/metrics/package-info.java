@@ -1,5 +1,5 @@
 /**
- * Adapter: MicroProfile Metrics for decisions, degraded decisions, check times, the breaker and locks.
+ * Adapter: MicroProfile Metrics for decisions, degraded decisions, check times, the breaker, locks and the live servers.
  *
  * <p>Uses MicroProfile Metrics, CDI and the plain packages' listener interfaces. Internal.
  */

@@ -19,6 +19,7 @@ public final class Main {
             case "bench" -> BenchExperiment.main(rest);
             case "http" -> HttpOverhead.main(rest);
             case "outage" -> OutageExperiment.main(rest);
+            case "outage-servers" -> dev.tollgate.experiments.outage.LearnedShareOutage.main(rest);
             case "overload" -> dev.tollgate.experiments.overload.OverloadExperiment.main(rest);
             default -> {
                 System.err.println("usage: experiments/run race|bench|outage|overload [--quick] [--out DIR]");

@@ -46,7 +46,7 @@ final class GlobalReader {
         return new LimitModes.Defaults(
                 values.value(Setting.MODE, LimitMode::parse),
                 values.flag(Setting.LOCAL_FALLBACK),
-                values.whole(Setting.LOCAL_FALLBACK_SERVERS));
+                values.value(Setting.LOCAL_FALLBACK_SERVERS, Setting.LOCAL_FALLBACK_SERVERS::wholeOrAuto));
     }
 
     static AdminSettings admin(PropertyValues values) {

@@ -18,7 +18,7 @@ final class LimitModes {
      * @param mode {@code tollgate.mode}
      * @param localFallback {@code tollgate.local-fallback}
      * @param servers {@code tollgate.local-fallback-servers}: how many servers share a limit's capacity
-     *     while each decides alone
+     *     while each decides alone; {@link TollgateSettings#LIVE_SERVERS} ({@code auto}): the live count
      */
     record Defaults(LimitMode mode, boolean localFallback, int servers) {}
 

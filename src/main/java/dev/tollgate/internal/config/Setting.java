@@ -45,7 +45,7 @@ enum Setting {
     FAIL_OPEN(Scope.GLOBAL, "tollgate.fail-open", "true", SettingsReader.FLAG_RULE),
     MODE(Scope.GLOBAL, "tollgate.mode", "enforce", "enforce or shadow"),
     LOCAL_FALLBACK(Scope.GLOBAL, "tollgate.local-fallback", "false", SettingsReader.FLAG_RULE),
-    LOCAL_FALLBACK_SERVERS(Scope.GLOBAL, "tollgate.local-fallback-servers", "1", Range.whole(1, 1000)),
+    LOCAL_FALLBACK_SERVERS(Scope.GLOBAL, "tollgate.local-fallback-servers", Setting.AUTO, Range.wholeOrAuto(1, 1000)),
     LOCAL_DENIALS(Scope.GLOBAL, "tollgate.local-denials", "10000", Range.wholeOrOff(10_000_000)),
     ADMIN_ENABLED(Scope.GLOBAL, "tollgate.admin.enabled", "false", SettingsReader.FLAG_RULE),
     ADMIN_ROLE(
@@ -107,6 +107,9 @@ enum Setting {
     TTL(Scope.LOCK, "ttl", "the annotation's"),
     AT_LEAST(Scope.LOCK, "at-least", "the annotation's"),
     KEEP_ALIVE(Scope.LOCK, "keep-alive", "the annotation's", SettingsReader.FLAG_RULE);
+
+    /** The value of a setting learned while Tollgate runs rather than given ({@code local-fallback-servers}). */
+    static final String AUTO = "auto";
 
     /** Where a setting applies. */
     enum Scope {
@@ -189,6 +192,11 @@ enum Setting {
         return (int) n;
     }
 
+    /** {@code text} as this whole-number setting that may be {@value #AUTO} (then 0). */
+    int wholeOrAuto(String text) {
+        return AUTO.equalsIgnoreCase(text.trim()) ? 0 : whole(text);
+    }
+
     /** {@code text} as this duration setting; {@link IllegalArgumentException} outside its range. */
     Duration duration(String text) {
         Duration d = Durations.parse(text);
@@ -212,6 +220,11 @@ enum Setting {
         /** A whole number from {@code min} to {@code max}. */
         static Range whole(long min, long max) {
             return new Range(min, max, false, "a whole number from " + min + " to " + max);
+        }
+
+        /** {@value Setting#AUTO} or a whole number from {@code min} to {@code max}. */
+        static Range wholeOrAuto(long min, long max) {
+            return new Range(min, max, false, AUTO + " or a whole number from " + min + " to " + max);
         }
 
         /** Any whole number above zero. */

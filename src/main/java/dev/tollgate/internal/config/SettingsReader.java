@@ -134,7 +134,8 @@ public final class SettingsReader {
         Duration budget = values.duration(Setting.REDIS_TIMEOUT);
         int pool = values.whole(Setting.REDIS_POOL_SIZE);
         boolean failOpen = values.flag(Setting.FAIL_OPEN);
-        Map<String, LimitSpec> limits = readLimits(failOpen, GlobalReader.modes(values));
+        LimitModes.Defaults modes = GlobalReader.modes(values);
+        Map<String, LimitSpec> limits = readLimits(failOpen, modes);
         HttpSettings http = HttpReader.read(values, limitNames);
         Map<String, ConcurrencySpec> concurrency = ConcurrencyReader.read(values, concurrencyNames, failOpen);
         int denials = values.whole(Setting.LOCAL_DENIALS);
@@ -151,7 +152,8 @@ public final class SettingsReader {
                 GlobalReader.admin(values),
                 reload,
                 GlobalReader.lockHolder(values),
-                GlobalReader.keyPrefix(values));
+                GlobalReader.keyPrefix(values),
+                modes.servers());
     }
 
     /**

@@ -32,6 +32,8 @@ import java.util.Optional;
  *     operator sees; default {@code <pid>@<host>} of this JVM
  * @param keyPrefix what every Redis key and channel starts with ({@code tollgate.redis.key-prefix});
  *     {@link KeyPrefix#NONE} by default
+ * @param fallbackServers how many servers share a limit while each decides alone ({@code
+ *     tollgate.local-fallback-servers}); {@link #LIVE_SERVERS}: as many as the heartbeat last counted
  */
 public record TollgateSettings(
         Optional<RedisUrl> redisUrl,
@@ -45,7 +47,11 @@ public record TollgateSettings(
         AdminSettings admin,
         ReloadSettings reload,
         String lockHolder,
-        KeyPrefix keyPrefix) {
+        KeyPrefix keyPrefix,
+        int fallbackServers) {
+
+    /** {@code fallbackServers} when it is {@code auto}: the live count, learned. */
+    public static final int LIVE_SERVERS = 0;
 
     public TollgateSettings {
         if (redisUrl == null
@@ -63,6 +69,9 @@ public record TollgateSettings(
             throw new IllegalArgumentException("admin, reload and keyPrefix are required");
         }
         LockNames.checkHolder(lockHolder);
+        if (fallbackServers < 0) {
+            throw new IllegalArgumentException("fallbackServers must be >= 0, but was " + fallbackServers);
+        }
         if (localDenials < 0) {
             throw new IllegalArgumentException("localDenials must be >= 0, but was " + localDenials);
         }
@@ -90,6 +99,11 @@ public record TollgateSettings(
     /** The most Redis connections one server opens ({@code tollgate.redis.pool-size}). */
     public int poolSize() {
         return guard.workers();
+    }
+
+    /** Whether the local fallback's share is the live count's ({@code tollgate.local-fallback-servers=auto}). */
+    public boolean fallbackServersLearned() {
+        return fallbackServers == LIVE_SERVERS;
     }
 
     /** These settings with other guard settings, e.g. a breaker that never opens. */
@@ -124,6 +138,7 @@ public record TollgateSettings(
                 admin,
                 reload,
                 lockHolder,
-                keyPrefix);
+                keyPrefix,
+                fallbackServers);
     }
 }

@@ -32,12 +32,8 @@ public final class TypedSpecs {
             Map<String, String> global, List<Limit> limits, List<ConcurrencyLimit> concurrency) {
         SettingsReader.Reading read = SettingsReader.check(PropertySource.of(global));
         List<String> problems = new ArrayList<>(read.problems());
-        // Its value is the reader's to judge; a bad one is reported, and the names are checked with 1.
-        int servers = Integer.parseInt(
-                read.problems().isEmpty()
-                        ? global.getOrDefault(
-                                SettingsReader.LOCAL_FALLBACK_SERVERS, Setting.LOCAL_FALLBACK_SERVERS.defaultText())
-                        : Setting.LOCAL_FALLBACK_SERVERS.defaultText());
+        // Its value is the reader's to judge; a bad one is reported, and the names are checked with the default.
+        int servers = read.settings().map(TollgateSettings::fallbackServers).orElse(TollgateSettings.LIVE_SERVERS);
         Map<String, LimitSpec> limitSpecs = new TreeMap<>();
         for (Limit l : limits) {
             if (limitSpecs.put(l.name(), limit(l, servers)) != null) {
@@ -58,7 +54,9 @@ public final class TypedSpecs {
 
     /**
      * {@code limit} as the engine holds it, where {@code servers} servers share its capacity while each
-     * decides alone ({@code tollgate.local-fallback-servers}; {@link LimitSpec#localShare}).
+     * decides alone ({@code tollgate.local-fallback-servers}; {@link LimitSpec#localShare}). With {@link
+     * TollgateSettings#LIVE_SERVERS} its local share is the whole limit, which the engine divides by the
+     * live count when it decides ({@code ServerShare}).
      */
     public static LimitSpec limit(Limit limit, int servers) {
         KeySpec key = KeySpec.of(limit.key());
@@ -77,7 +75,7 @@ public final class TypedSpecs {
                 .orElse(null);
         LimitSpec spec = new LimitSpec(policy(limit), Algorithm.of(limit.algorithm()), key, limit.failOpen())
                 .withKeyNormalization(normalization);
-        LimitPolicy share = LimitSpec.localShare(spec.policy(), spec.algorithm(), servers);
+        LimitPolicy share = LimitSpec.localShare(spec.policy(), spec.algorithm(), Math.max(1, servers));
         return spec.withMode(limit.shadow() ? LimitMode.SHADOW : LimitMode.ENFORCE)
                 .withCandidate(candidate)
                 .withLocalFallback(limit.localFallback() ? share : null)

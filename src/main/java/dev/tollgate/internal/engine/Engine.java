@@ -13,6 +13,8 @@ import dev.tollgate.TollgateConfigException;
 import dev.tollgate.internal.concurrency.ConcurrencyLimiter;
 import dev.tollgate.internal.concurrency.ConcurrencySpec;
 import dev.tollgate.internal.config.TollgateSettings;
+import dev.tollgate.internal.core.Scheduler;
+import dev.tollgate.internal.core.ServerCount;
 import dev.tollgate.internal.core.Sleeper;
 import dev.tollgate.internal.guard.BreakerState;
 import dev.tollgate.internal.http.ClientAddresses;
@@ -23,7 +25,10 @@ import dev.tollgate.internal.ratelimit.DeniedCache;
 import dev.tollgate.internal.ratelimit.LimitSpec;
 import dev.tollgate.internal.ratelimit.RateLimiter;
 import dev.tollgate.internal.ratelimit.Reservation;
+import dev.tollgate.internal.ratelimit.ServerShare;
 import dev.tollgate.internal.ratelimit.StoreKeys;
+import dev.tollgate.internal.redis.GuardedRedis;
+import dev.tollgate.internal.redis.LiveServers;
 import dev.tollgate.internal.redis.RedisLink;
 import dev.tollgate.internal.redis.RedisUrl;
 import java.time.Duration;
@@ -59,6 +64,8 @@ public final class Engine implements RateLimits, ConcurrencyLimits, AutoCloseabl
     private final Activity activity;
     private final OutageLog outages;
     private final DeniedClients deniedClients;
+    private final Scheduler ownHeartbeat;
+    private final LiveServers liveServers;
 
     Engine(EngineBuilder b) {
         this.settings = b.settings;
@@ -85,12 +92,22 @@ public final class Engine implements RateLimits, ConcurrencyLimits, AutoCloseabl
         DeniedCache denials = url.isPresent() && settings.localDenials() > 0
                 ? DeniedCache.of(settings.localDenials(), b.nanoTime)
                 : null;
+        this.ownHeartbeat = url.isPresent() && b.heartbeat == null ? Scheduler.daemon("tollgate-heartbeat", 1) : null;
+        this.liveServers = url.isPresent()
+                ? LiveServers.start(
+                        new GuardedRedis(backend.redis(), backend.guard()),
+                        settings.keyPrefix(),
+                        settings.lockHolder(),
+                        b.heartbeat != null ? b.heartbeat : ownHeartbeat)
+                : null;
         this.activity = new Activity(b.nanoTime);
         this.outages = new OutageLog(b.clock);
         this.deniedClients = new DeniedClients(b.nanoTime);
         this.limiter = new RateLimiter(
                 backend.stores(),
-                backend.localStores(),
+                settings.fallbackServersLearned()
+                        ? ServerShare.of(backend.localStores(), servers())
+                        : backend.localStores(),
                 denials,
                 backend.guard(),
                 DecisionListener.both(
@@ -265,6 +282,14 @@ public final class Engine implements RateLimits, ConcurrencyLimits, AutoCloseabl
         return Optional.ofNullable(backend.redis());
     }
 
+    /**
+     * The servers sharing the limits, as this one last learned: the live-servers heartbeat's count on
+     * Redis (kept through an outage), {@link ServerCount#ONE} in process.
+     */
+    public ServerCount servers() {
+        return liveServers != null ? liveServers : ServerCount.ONE;
+    }
+
     /** Whether the guard around Redis is answering without asking it; empty when there is no Redis. */
     public Optional<BreakerState> breakerState() {
         return Optional.ofNullable(backend.breakerState());
@@ -283,6 +308,12 @@ public final class Engine implements RateLimits, ConcurrencyLimits, AutoCloseabl
         }
         administration.close();
         concurrency.close();
+        if (liveServers != null) {
+            liveServers.close();
+        }
+        if (ownHeartbeat != null) {
+            ownHeartbeat.close();
+        }
         backend.close();
     }
 }

@@ -5,6 +5,7 @@ import dev.tollgate.internal.config.DeploymentCheck;
 import dev.tollgate.internal.config.PropertySource;
 import dev.tollgate.internal.config.TollgateSettings;
 import dev.tollgate.internal.core.MicrosClock;
+import dev.tollgate.internal.core.Scheduler;
 import dev.tollgate.internal.core.Sleeper;
 import dev.tollgate.internal.guard.Breaker;
 import dev.tollgate.internal.lock.LockLostListener;
@@ -22,6 +23,7 @@ public final class EngineBuilder {
     MicrosClock clock = MicrosClock.system();
     LongSupplier nanoTime = System::nanoTime;
     Sleeper sleeper = Sleeper.SYSTEM;
+    Scheduler heartbeat;
     PropertySource reloadFrom;
     DeploymentCheck.Beans reloadBeans;
 
@@ -75,6 +77,15 @@ public final class EngineBuilder {
     /** How a waiting call ({@code maxWait}) waits; default {@link Sleeper#SYSTEM}. */
     public EngineBuilder sleeper(Sleeper newSleeper) {
         this.sleeper = newSleeper;
+        return this;
+    }
+
+    /**
+     * What runs the live-servers heartbeat ({@code LiveServers}), which stays the caller's to close;
+     * default a daemon thread of the engine's own.
+     */
+    public EngineBuilder heartbeat(Scheduler newScheduler) {
+        this.heartbeat = newScheduler;
         return this;
     }
 

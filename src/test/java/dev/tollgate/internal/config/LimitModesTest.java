@@ -88,7 +88,7 @@ class LimitModesTest {
     void badFallbackSettingsAreNamed() {
         String e = error("tollgate.local-fallback", "yes", "tollgate.local-fallback-servers", "0");
         assertTrue(e.contains("tollgate.local-fallback=yes (expected true or false)"), e);
-        assertTrue(e.contains("tollgate.local-fallback-servers=0 (expected a whole number from 1 to 1000)"), e);
+        assertTrue(e.contains("tollgate.local-fallback-servers=0 (expected auto or a whole number from 1 to 1000)"), e);
     }
 
     @Test

@@ -165,6 +165,7 @@ class SettingRegistryTest {
         assertEquals("a whole number from 1 to 128", Setting.HTTP_IPV6_PREFIX.rule());
         assertEquals("a whole number from 0 (off) to 10000000", Setting.LOCAL_DENIALS.rule());
         assertEquals("a whole number > 0", Setting.REDIS_POOL_SIZE.rule());
+        assertEquals("auto or a whole number from 1 to 1000", Setting.LOCAL_FALLBACK_SERVERS.rule());
     }
 
     @Test

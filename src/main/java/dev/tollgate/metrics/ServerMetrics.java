@@ -1,0 +1,23 @@
+package dev.tollgate.metrics;
+
+import dev.tollgate.internal.core.ServerCount;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import org.eclipse.microprofile.metrics.MetricRegistry;
+
+/**
+ * The gauge {@code tollgate_live_servers}: the servers sharing the limits as this one last counted them by
+ * the live-servers heartbeat on Redis (kept through an outage; 1 in process): the {@code N} a local
+ * fallback's share {@code capacity / N} divides by with {@code tollgate.local-fallback-servers=auto}.
+ */
+@ApplicationScoped
+public class ServerMetrics {
+
+    @Inject
+    MetricRegistry registry;
+
+    /** Registers the gauge on {@code servers}. */
+    public void liveServersGauge(ServerCount servers) {
+        registry.gauge("tollgate.live.servers", servers, s -> s.live());
+    }
+}
