@@ -41,6 +41,9 @@ import java.util.Set;
  *     refused for any other limit)
  * @param candidate a policy tried beside this one on the same calls, which never denies ({@code shadow.*});
  *     it has this limit's name, key, normalization and degraded decision
+ * @param lease how long a server holds tokens it takes from a client's shared bucket in advance, to spend
+ *     them in memory ({@link LimitRules#LIMIT_LEASE_RULE}; token buckets only); default {@link
+ *     LimitRules#NO_LEASE}: every call asks Redis. See the reference's "Leased limits"
  */
 public record Limit(
         String name,
@@ -55,7 +58,8 @@ public record Limit(
         boolean localFallback,
         boolean shadow,
         boolean persist,
-        Optional<Limit> candidate) {
+        Optional<Limit> candidate,
+        Duration lease) {
 
     /** How a limit counts ({@code algorithm}). */
     public enum Algorithm {
@@ -89,9 +93,14 @@ public record Limit(
     public static final Duration DEFAULT_PERIOD = Duration.ofSeconds(1);
 
     public Limit {
-        if (algorithm == null || refillPeriod == null || key == null || keyNormalization == null || candidate == null) {
+        if (algorithm == null
+                || refillPeriod == null
+                || key == null
+                || keyNormalization == null
+                || candidate == null
+                || lease == null) {
             throw new IllegalArgumentException("limit '" + name + "': algorithm, refillPeriod, key,"
-                    + " keyNormalization and candidate are required");
+                    + " keyNormalization, candidate and lease are required");
         }
         keyNormalization = Set.copyOf(keyNormalization);
         List<ConfigProblem> problems = new ArrayList<>();
@@ -103,9 +112,47 @@ public record Limit(
                     "refill-tokens", refillTokens, "a " + algorithm.configName() + " limit refills its capacity"));
         }
         problems.addAll(LimitRules.check(algorithm, capacity, refillTokens, refillPeriod, cost, persist));
+        problems.addAll(LimitRules.checkLease(algorithm, lease));
         if (!problems.isEmpty()) {
             throw TollgateConfigException.of(describe(name, problems));
         }
+    }
+
+    /** A limit that is not leased ({@link LimitRules#NO_LEASE}). */
+    public Limit(
+            String name,
+            Algorithm algorithm,
+            long capacity,
+            long refillTokens,
+            Duration refillPeriod,
+            long cost,
+            Key key,
+            Set<KeyStep> keyNormalization,
+            boolean failOpen,
+            boolean localFallback,
+            boolean shadow,
+            boolean persist,
+            Optional<Limit> candidate) {
+        this(
+                name,
+                algorithm,
+                capacity,
+                refillTokens,
+                refillPeriod,
+                cost,
+                key,
+                keyNormalization,
+                failOpen,
+                localFallback,
+                shadow,
+                persist,
+                candidate,
+                LimitRules.NO_LEASE);
+    }
+
+    /** Whether a server leases this limit's tokens ({@link #lease()} not {@link LimitRules#NO_LEASE}). */
+    public boolean leased() {
+        return !lease.isZero();
     }
 
     /** A token bucket: {@code capacity} tokens, {@link Builder#refill} tokens back per period. */
@@ -155,6 +202,7 @@ public record Limit(
         private boolean shadow;
         private boolean persist;
         private Builder candidate;
+        private Duration lease = LimitRules.NO_LEASE;
 
         private Builder(String name, Algorithm algorithm) {
             if (algorithm == null) {
@@ -243,6 +291,15 @@ public record Limit(
             return this;
         }
 
+        /**
+         * How long a server holds the tokens it leases of a client's bucket ({@link
+         * LimitRules#LIMIT_LEASE_RULE}, token buckets only); default {@link LimitRules#NO_LEASE}: not leased.
+         */
+        public Builder lease(Duration newLease) {
+            this.lease = newLease;
+            return this;
+        }
+
         /** Every problem of these values, in setting order; a candidate's settings under {@code shadow.}. */
         public List<ConfigProblem> problems() {
             List<ConfigProblem> problems = new ArrayList<>();
@@ -261,9 +318,9 @@ public record Limit(
                         "nothing: a " + algorithm.configName() + " limit admits capacity calls per refill-period;"
                                 + " refill-tokens is for token-bucket"));
             }
-            if (refillPeriod == null || key == null || keyNormalization == null) {
+            if (refillPeriod == null || key == null || keyNormalization == null || lease == null) {
                 throw new IllegalArgumentException(
-                        "limit '" + name + "': refillPeriod, key and keyNormalization" + " must not be null");
+                        "limit '" + name + "': refillPeriod, key, keyNormalization and lease must not be null");
             }
             boolean complete = problems.isEmpty();
             problems.addAll(LimitRules.check(
@@ -273,6 +330,7 @@ public record Limit(
                     refillPeriod,
                     cost,
                     complete ? persist : null));
+            problems.addAll(LimitRules.checkLease(algorithm, lease));
             if (candidate != null) {
                 candidate.problems().stream().map(p -> p.under("shadow.")).forEach(problems::add);
             }
@@ -313,7 +371,8 @@ public record Limit(
                     localFallback,
                     shadow,
                     persist,
-                    shadowed);
+                    shadowed,
+                    lease);
         }
     }
 }

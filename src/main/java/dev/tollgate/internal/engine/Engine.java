@@ -13,6 +13,7 @@ import dev.tollgate.TollgateConfigException;
 import dev.tollgate.internal.concurrency.ConcurrencyLimiter;
 import dev.tollgate.internal.concurrency.ConcurrencySpec;
 import dev.tollgate.internal.config.TollgateSettings;
+import dev.tollgate.internal.core.Scheduler;
 import dev.tollgate.internal.core.Sleeper;
 import dev.tollgate.internal.guard.BreakerState;
 import dev.tollgate.internal.http.ClientAddresses;
@@ -59,6 +60,7 @@ public final class Engine implements RateLimits, ConcurrencyLimits, AutoCloseabl
     private final Activity activity;
     private final OutageLog outages;
     private final DeniedClients deniedClients;
+    private final Scheduler leaseSweep;
 
     Engine(EngineBuilder b) {
         this.settings = b.settings;
@@ -88,6 +90,8 @@ public final class Engine implements RateLimits, ConcurrencyLimits, AutoCloseabl
         this.activity = new Activity(b.nanoTime);
         this.outages = new OutageLog(b.clock);
         this.deniedClients = new DeniedClients(b.nanoTime);
+        // Its thread starts with the first lease taken: never without a leased limit.
+        this.leaseSweep = Scheduler.daemon("tollgate-leases", 1);
         this.limiter = new RateLimiter(
                 backend.stores(),
                 backend.localStores(),
@@ -96,7 +100,10 @@ public final class Engine implements RateLimits, ConcurrencyLimits, AutoCloseabl
                 DecisionListener.both(
                         DecisionListener.both(activity, DecisionListener.both(outages, deniedClients)), b.listener),
                 b.nanoTime,
-                StoreKeys.in(settings.keyPrefix()));
+                StoreKeys.in(settings.keyPrefix()),
+                b.serverCount,
+                b.leaseListener,
+                leaseSweep);
         this.sleeper = b.sleeper;
         this.administration =
                 new Administration(this::limit, backend.stores(), backend.guard(), limiter, backend.redis());
@@ -275,7 +282,10 @@ public final class Engine implements RateLimits, ConcurrencyLimits, AutoCloseabl
                 + new TreeSet<>(settings.limits().keySet());
     }
 
-    /** Stops lock keep-alives, the probe and the workers, and closes the Redis client. */
+    /**
+     * Stops lock keep-alives, the probe and the workers, gives back the tokens leased and not spent, and
+     * closes the Redis client.
+     */
     @Override
     public void close() {
         if (reloader != null) {
@@ -283,6 +293,8 @@ public final class Engine implements RateLimits, ConcurrencyLimits, AutoCloseabl
         }
         administration.close();
         concurrency.close();
+        leaseSweep.close();
+        limiter.returnLeases();
         backend.close();
     }
 }

@@ -5,10 +5,12 @@ import dev.tollgate.internal.config.DeploymentCheck;
 import dev.tollgate.internal.config.PropertySource;
 import dev.tollgate.internal.config.TollgateSettings;
 import dev.tollgate.internal.core.MicrosClock;
+import dev.tollgate.internal.core.ServerCount;
 import dev.tollgate.internal.core.Sleeper;
 import dev.tollgate.internal.guard.Breaker;
 import dev.tollgate.internal.lock.LockLostListener;
 import dev.tollgate.internal.ratelimit.DecisionListener;
+import dev.tollgate.internal.ratelimit.LeaseListener;
 import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 
@@ -24,6 +26,8 @@ public final class EngineBuilder {
     Sleeper sleeper = Sleeper.SYSTEM;
     PropertySource reloadFrom;
     DeploymentCheck.Beans reloadBeans;
+    ServerCount serverCount = ServerCount.ONE;
+    LeaseListener leaseListener = LeaseListener.NONE;
 
     EngineBuilder(TollgateSettings settings) {
         if (settings == null) {
@@ -94,6 +98,18 @@ public final class EngineBuilder {
     public EngineBuilder reloadFrom(PropertySource source, DeploymentCheck.Beans beans) {
         this.reloadFrom = source;
         this.reloadBeans = beans;
+        return this;
+    }
+
+    /** How many servers share the limits now (leases take a share of them); default {@link ServerCount#ONE}. */
+    public EngineBuilder serverCount(ServerCount newServerCount) {
+        this.serverCount = newServerCount;
+        return this;
+    }
+
+    /** Told of leased limits' leases taken, given back and lost, for metrics; default none. */
+    public EngineBuilder leaseListener(LeaseListener newListener) {
+        this.leaseListener = newListener;
         return this;
     }
 
