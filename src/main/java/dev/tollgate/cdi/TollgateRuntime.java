@@ -4,6 +4,7 @@ import dev.tollgate.internal.config.SettingsReader;
 import dev.tollgate.internal.config.TollgateSettings;
 import dev.tollgate.internal.engine.Engine;
 import dev.tollgate.metrics.ConcurrencyMetrics;
+import dev.tollgate.metrics.LeaseMetrics;
 import dev.tollgate.metrics.TollgateMetrics;
 import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -34,6 +35,9 @@ public class TollgateRuntime {
     ConcurrencyMetrics concurrencyMetrics;
 
     @Inject
+    LeaseMetrics leaseMetrics;
+
+    @Inject
     TollgateExtension extension;
 
     /** Written once, fully built: every check reads it without a lock. */
@@ -59,6 +63,7 @@ public class TollgateRuntime {
                     .listener(metrics)
                     .lockLost(lockLost)
                     .concurrencyListener(concurrencyMetrics)
+                    .leaseListener(leaseMetrics)
                     .build();
             built.breakerState().ifPresent(state -> metrics.breakerGauge(state::isOpen));
             tollgate = built;

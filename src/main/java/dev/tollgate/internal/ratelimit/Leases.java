@@ -42,7 +42,7 @@ final class Leases implements Stage {
     private final AtomicBoolean sweeping = new AtomicBoolean();
     private volatile Scheduler.Task sweep;
 
-    /** @param scheduler runs the sweep, from the first lease on; null: leases are given back only by calls and {@link #close()} */
+    /** @param scheduler runs the sweep, from the first leased call on; null: leases are given back only by calls and {@link #close()} */
     Leases(
             Stage next,
             GuardedStore store,
@@ -65,7 +65,10 @@ final class Leases implements Stage {
             return next.apply(ask);
         }
         while (true) {
-            LocalLease lease = held.computeIfAbsent(ask.storeKey(), k -> new LocalLease());
+            LocalLease lease = held.computeIfAbsent(ask.storeKey(), k -> {
+                startSweep();
+                return new LocalLease();
+            });
             synchronized (lease) {
                 if (!lease.retired) {
                     return decide(ask, lease);
@@ -108,7 +111,6 @@ final class Leases implements Stage {
         }
         lease.start(limit, c.policy(), g, c.cost(), now, leaseNanos);
         listener.onTaken(limit, g.tokens());
-        startSweep();
         return new Charged(c, lease.decision(now), MARK, Duration.ZERO, true);
     }
 
@@ -148,7 +150,10 @@ final class Leases implements Stage {
         }
     }
 
-    /** Gives back every lease whose time is over, and forgets keys idle for two lease times. */
+    /**
+     * Gives back every lease whose time is over, and forgets keys no call asked for in two lease times
+     * (so this server keeps one small entry per client key of a leased limit that is in use).
+     */
     void sweep() {
         long now = nanoTime.getAsLong();
         held.forEach((key, lease) -> {

@@ -38,12 +38,13 @@ final class LocalLease {
     boolean retired;
 
     /** Counts a call's {@code cost} as demand, in windows of one lease time. */
-    void demand(long now, long leaseNanos, long cost) {
+    void demand(long now, long newLeaseNanos, long cost) {
+        leaseNanos = newLeaseNanos;
         if (!counted) {
             counted = true;
             windowStart = now;
-        } else if (now - windowStart >= leaseNanos) {
-            demandBefore = now - windowStart >= 2 * leaseNanos ? 0 : demandNow;
+        } else if (now - windowStart >= newLeaseNanos) {
+            demandBefore = now - windowStart >= 2 * newLeaseNanos ? 0 : demandNow;
             demandNow = 0;
             windowStart = now;
         }
