@@ -44,6 +44,9 @@ import java.util.Set;
  * @param calendar a calendar quota's period ({@code period}, {@code zone}, {@code anchor}); null for every
  *     other algorithm. Its {@code refillPeriod} is the period's longest length ({@link
  *     CalendarPeriod.Unit#longest()})
+ * @param lease how long a server holds tokens it takes from a client's shared bucket in advance, to spend
+ *     them in memory ({@link LimitRules#LIMIT_LEASE_RULE}; token buckets only); default {@link
+ *     LimitRules#NO_LEASE}: every call asks Redis. See the reference's "Leased limits"
  */
 public record Limit(
         String name,
@@ -59,7 +62,8 @@ public record Limit(
         boolean shadow,
         boolean persist,
         Optional<Limit> candidate,
-        CalendarPeriod calendar) {
+        CalendarPeriod calendar,
+        Duration lease) {
 
     /** How a limit counts ({@code algorithm}). */
     public enum Algorithm {
@@ -95,9 +99,14 @@ public record Limit(
     public static final Duration DEFAULT_PERIOD = Duration.ofSeconds(1);
 
     public Limit {
-        if (algorithm == null || refillPeriod == null || key == null || keyNormalization == null || candidate == null) {
+        if (algorithm == null
+                || refillPeriod == null
+                || key == null
+                || keyNormalization == null
+                || candidate == null
+                || lease == null) {
             throw new IllegalArgumentException("limit '" + name + "': algorithm, refillPeriod, key,"
-                    + " keyNormalization and candidate are required");
+                    + " keyNormalization, candidate and lease are required");
         }
         keyNormalization = Set.copyOf(keyNormalization);
         List<ConfigProblem> problems = new ArrayList<>();
@@ -112,9 +121,48 @@ public record Limit(
         if ((algorithm == Algorithm.CALENDAR) != (calendar != null)) {
             problems.add(ConfigProblem.of("period", calendar, CALENDAR_ONLY));
         }
+        problems.addAll(LimitRules.checkLease(algorithm, lease));
         if (!problems.isEmpty()) {
             throw TollgateConfigException.of(describe(name, problems));
         }
+    }
+
+    /** A limit that is neither a calendar quota nor leased ({@link LimitRules#NO_LEASE}). */
+    public Limit(
+            String name,
+            Algorithm algorithm,
+            long capacity,
+            long refillTokens,
+            Duration refillPeriod,
+            long cost,
+            Key key,
+            Set<KeyStep> keyNormalization,
+            boolean failOpen,
+            boolean localFallback,
+            boolean shadow,
+            boolean persist,
+            Optional<Limit> candidate) {
+        this(
+                name,
+                algorithm,
+                capacity,
+                refillTokens,
+                refillPeriod,
+                cost,
+                key,
+                keyNormalization,
+                failOpen,
+                localFallback,
+                shadow,
+                persist,
+                candidate,
+                null,
+                LimitRules.NO_LEASE);
+    }
+
+    /** Whether a server leases this limit's tokens ({@link #lease()} not {@link LimitRules#NO_LEASE}). */
+    public boolean leased() {
+        return !lease.isZero();
     }
 
     /** A token bucket: {@code capacity} tokens, {@link Builder#refill} tokens back per period. */
@@ -177,6 +225,7 @@ public record Limit(
         private Builder candidate;
         private CalendarPeriod calendar;
         private boolean refillPeriodGiven;
+        private Duration lease = LimitRules.NO_LEASE;
 
         private Builder(String name, Algorithm algorithm) {
             if (algorithm == null) {
@@ -272,6 +321,15 @@ public record Limit(
             return this;
         }
 
+        /**
+         * How long a server holds the tokens it leases of a client's bucket ({@link
+         * LimitRules#LIMIT_LEASE_RULE}, token buckets only); default {@link LimitRules#NO_LEASE}: not leased.
+         */
+        public Builder lease(Duration newLease) {
+            this.lease = newLease;
+            return this;
+        }
+
         /** Every problem of these values, in setting order; a candidate's settings under {@code shadow.}. */
         public List<ConfigProblem> problems() {
             List<ConfigProblem> problems = new ArrayList<>();
@@ -290,9 +348,9 @@ public record Limit(
                         "nothing: a " + algorithm.configName() + " limit admits capacity calls per refill-period;"
                                 + " refill-tokens is for token-bucket"));
             }
-            if (refillPeriod == null || key == null || keyNormalization == null) {
+            if (refillPeriod == null || key == null || keyNormalization == null || lease == null) {
                 throw new IllegalArgumentException(
-                        "limit '" + name + "': refillPeriod, key and keyNormalization" + " must not be null");
+                        "limit '" + name + "': refillPeriod, key, keyNormalization and lease must not be null");
             }
             if ((algorithm == Algorithm.CALENDAR) != (calendar != null)) {
                 problems.add(
@@ -314,6 +372,7 @@ public record Limit(
                     period(),
                     cost,
                     complete ? persist : null));
+            problems.addAll(LimitRules.checkLease(algorithm, lease));
             if (candidate != null) {
                 candidate.problems().stream().map(p -> p.under("shadow.")).forEach(problems::add);
             }
@@ -341,7 +400,8 @@ public record Limit(
                             true,
                             c.persist,
                             Optional.empty(),
-                            c.calendar));
+                            c.calendar,
+                            LimitRules.NO_LEASE));
             return new Limit(
                     name,
                     algorithm,
@@ -356,7 +416,8 @@ public record Limit(
                     shadow,
                     persist,
                     shadowed,
-                    calendar);
+                    calendar,
+                    lease);
         }
 
         /** The refill period or window; a calendar quota's longest period. */

@@ -33,6 +33,23 @@ public final class LimitRules {
 
     public static final Duration MAX_LEASE = Duration.ofDays(1);
 
+    /** The shortest and the longest a server holds the tokens it leased of a limit ({@code lease}). */
+    public static final Duration MIN_LIMIT_LEASE = Duration.ofMillis(100);
+
+    public static final Duration MAX_LIMIT_LEASE = Duration.ofMinutes(1);
+
+    /** A limit's lease when none is given: {@link Duration#ZERO}, {@code off}, every call asks Redis. */
+    public static final Duration NO_LEASE = Duration.ZERO;
+
+    /**
+     * What a lease may take: at most a tenth of the capacity in force divided by the live servers, and at
+     * most a tenth of what the bucket holds divided by them, so the leases outstanding stay within a tenth
+     * of the capacity (and of what is left); below one call's cost a server does not lease but decides per call.
+     */
+    public static final int LEASE_SHARE = 10;
+
+    public static final String LIMIT_LEASE_RULE = "off, or a duration from 100ms to 1m such as 1s";
+
     /** What a limit's or a concurrency limit's name may be. */
     public static final Pattern NAME = Pattern.compile("[A-Za-z0-9_-]{1,64}");
 
@@ -177,6 +194,27 @@ public final class LimitRules {
             problems.add(ConfigProblem.expected("lease", text(lease), LEASE_RULE));
         }
         return problems;
+    }
+
+    /**
+     * The rule a limit's lease breaks, if any: {@link #NO_LEASE} (off), or {@link #LIMIT_LEASE_RULE}, and
+     * only for a token bucket (a window's count cannot be handed out in advance: a token bucket's tokens can).
+     */
+    public static List<ConfigProblem> checkLease(Limit.Algorithm algorithm, Duration lease) {
+        if (lease == null || lease.isZero()) {
+            return List.of();
+        }
+        if (lease.compareTo(MIN_LIMIT_LEASE) < 0 || lease.compareTo(MAX_LIMIT_LEASE) > 0) {
+            return List.of(ConfigProblem.expected("lease", text(lease), LIMIT_LEASE_RULE));
+        }
+        if (algorithm != Limit.Algorithm.TOKEN_BUCKET) {
+            return List.of(ConfigProblem.expected(
+                    "lease",
+                    text(lease),
+                    "off for a " + algorithm.configName() + " limit: only a token-bucket limit is leased (a"
+                            + " window's count cannot be handed out in advance)"));
+        }
+        return List.of();
     }
 
     /** What a lock's (and a counter's) time to live must be. */

@@ -4,6 +4,7 @@ import dev.tollgate.internal.config.SettingsReader;
 import dev.tollgate.internal.config.TollgateSettings;
 import dev.tollgate.internal.engine.Engine;
 import dev.tollgate.metrics.ConcurrencyMetrics;
+import dev.tollgate.metrics.LeaseMetrics;
 import dev.tollgate.metrics.ServerMetrics;
 import dev.tollgate.metrics.TollgateMetrics;
 import jakarta.annotation.PreDestroy;
@@ -37,6 +38,8 @@ public class TollgateRuntime {
     @Inject
     ServerMetrics serverMetrics;
 
+    LeaseMetrics leaseMetrics;
+
     @Inject
     TollgateExtension extension;
 
@@ -63,6 +66,7 @@ public class TollgateRuntime {
                     .listener(metrics)
                     .lockLost(lockLost)
                     .concurrencyListener(concurrencyMetrics)
+                    .leaseListener(leaseMetrics)
                     .build();
             built.breakerState().ifPresent(state -> metrics.breakerGauge(state::isOpen));
             serverMetrics.liveServersGauge(built.servers());

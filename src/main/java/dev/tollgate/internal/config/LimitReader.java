@@ -64,6 +64,8 @@ final class LimitReader {
         values.present(p + "key", Key::parse, Setting.KEY.rule()).ifPresent(limit::key);
         values.present(p + "key-normalize", KeyNormalization::parse, Setting.KEY_NORMALIZE.rule())
                 .ifPresent(n -> limit.keyNormalization(n.api()));
+        values.present(p + "lease", LimitReader::lease, Setting.LIMIT_LEASE.rule())
+                .ifPresent(limit::lease);
         limit.failOpen(values.flag(p + "fail-open", defaultFailOpen))
                 .shadow(values.value(p + "mode", modes.mode(), LimitMode::parse, Setting.LIMIT_MODE.rule())
                         == LimitMode.SHADOW)
@@ -77,6 +79,11 @@ final class LimitReader {
             return null;
         });
         return values.count() > before ? Optional.empty() : Optional.of(limit.build());
+    }
+
+    /** {@code off}, else a duration ({@link LimitRules#checkLease} judges its range). */
+    private static java.time.Duration lease(String text) {
+        return "off".equalsIgnoreCase(text.trim()) ? LimitRules.NO_LEASE : Durations.parse(text);
     }
 
     /**

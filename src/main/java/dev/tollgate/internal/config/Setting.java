@@ -98,6 +98,7 @@ enum Setting {
     PLAN_RESOLVER(Scope.LIMIT, "plan-resolver", "none; required with plans"),
     LIMIT_MODE(Scope.LIMIT, "mode", "tollgate.mode", MODE.rule),
     LIMIT_LOCAL_FALLBACK(Scope.LIMIT, "local-fallback", "tollgate.local-fallback", SettingsReader.FLAG_RULE),
+    LIMIT_LEASE(Scope.LIMIT, "lease", "off", LimitRules.LIMIT_LEASE_RULE),
 
     MAX_IN_FLIGHT(Scope.CONCURRENCY, "max-in-flight", "required", LimitRules.MAX_IN_FLIGHT_RULE),
     CONCURRENCY_KEY(Scope.CONCURRENCY, "key", "global", dev.tollgate.Key.RULE),

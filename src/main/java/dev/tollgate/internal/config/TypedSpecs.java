@@ -79,7 +79,8 @@ public final class TypedSpecs {
         return spec.withMode(limit.shadow() ? LimitMode.SHADOW : LimitMode.ENFORCE)
                 .withCandidate(candidate)
                 .withLocalFallback(limit.localFallback() ? share : null)
-                .withLoadShare(share);
+                .withLoadShare(share)
+                .withLease(limit.lease());
     }
 
     /** {@code limit} as the engine holds it. */

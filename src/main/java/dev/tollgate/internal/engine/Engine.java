@@ -66,6 +66,7 @@ public final class Engine implements RateLimits, ConcurrencyLimits, AutoCloseabl
     private final DeniedClients deniedClients;
     private final Scheduler ownHeartbeat;
     private final LiveServers liveServers;
+    private final Scheduler leaseSweep;
 
     Engine(EngineBuilder b) {
         this.settings = b.settings;
@@ -103,6 +104,8 @@ public final class Engine implements RateLimits, ConcurrencyLimits, AutoCloseabl
         this.activity = new Activity(b.nanoTime);
         this.outages = new OutageLog(b.clock);
         this.deniedClients = new DeniedClients(b.nanoTime);
+        // Its thread starts with the first lease taken: never without a leased limit.
+        this.leaseSweep = Scheduler.daemon("tollgate-leases", 1);
         this.limiter = new RateLimiter(
                 backend.stores(),
                 settings.fallbackServersLearned()
@@ -113,7 +116,10 @@ public final class Engine implements RateLimits, ConcurrencyLimits, AutoCloseabl
                 DecisionListener.both(
                         DecisionListener.both(activity, DecisionListener.both(outages, deniedClients)), b.listener),
                 b.nanoTime,
-                StoreKeys.in(settings.keyPrefix()));
+                StoreKeys.in(settings.keyPrefix()),
+                b.serverCount != null ? b.serverCount : servers(),
+                b.leaseListener,
+                leaseSweep);
         this.sleeper = b.sleeper;
         this.administration =
                 new Administration(this::limit, backend.stores(), backend.guard(), limiter, backend.redis());
@@ -300,7 +306,10 @@ public final class Engine implements RateLimits, ConcurrencyLimits, AutoCloseabl
                 + new TreeSet<>(settings.limits().keySet());
     }
 
-    /** Stops lock keep-alives, the probe and the workers, and closes the Redis client. */
+    /**
+     * Stops lock keep-alives, the probe and the workers, gives back the tokens leased and not spent, and
+     * closes the Redis client.
+     */
     @Override
     public void close() {
         if (reloader != null) {
@@ -314,6 +323,8 @@ public final class Engine implements RateLimits, ConcurrencyLimits, AutoCloseabl
         if (ownHeartbeat != null) {
             ownHeartbeat.close();
         }
+        leaseSweep.close();
+        limiter.returnLeases();
         backend.close();
     }
 }

@@ -6,10 +6,12 @@ import dev.tollgate.internal.config.PropertySource;
 import dev.tollgate.internal.config.TollgateSettings;
 import dev.tollgate.internal.core.MicrosClock;
 import dev.tollgate.internal.core.Scheduler;
+import dev.tollgate.internal.core.ServerCount;
 import dev.tollgate.internal.core.Sleeper;
 import dev.tollgate.internal.guard.Breaker;
 import dev.tollgate.internal.lock.LockLostListener;
 import dev.tollgate.internal.ratelimit.DecisionListener;
+import dev.tollgate.internal.ratelimit.LeaseListener;
 import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 
@@ -26,6 +28,8 @@ public final class EngineBuilder {
     Scheduler heartbeat;
     PropertySource reloadFrom;
     DeploymentCheck.Beans reloadBeans;
+    ServerCount serverCount;
+    LeaseListener leaseListener = LeaseListener.NONE;
 
     EngineBuilder(TollgateSettings settings) {
         if (settings == null) {
@@ -105,6 +109,21 @@ public final class EngineBuilder {
     public EngineBuilder reloadFrom(PropertySource source, DeploymentCheck.Beans beans) {
         this.reloadFrom = source;
         this.reloadBeans = beans;
+        return this;
+    }
+
+    /**
+     * How many servers share the limits now (leases take a share of them); default the engine's own count
+     * ({@link Engine#servers()}: the live-servers heartbeat on Redis, one in process). Tests fix it.
+     */
+    public EngineBuilder serverCount(ServerCount newServerCount) {
+        this.serverCount = newServerCount;
+        return this;
+    }
+
+    /** Told of leased limits' leases taken, given back and lost, for metrics; default none. */
+    public EngineBuilder leaseListener(LeaseListener newListener) {
+        this.leaseListener = newListener;
         return this;
     }
 

@@ -1,5 +1,6 @@
 package dev.tollgate.internal.ratelimit;
 
+import dev.tollgate.LimitPolicy;
 import dev.tollgate.StoreUnavailableException;
 import dev.tollgate.internal.core.Guard;
 import java.time.Duration;
@@ -41,6 +42,39 @@ final class GuardedStore implements Stage {
         try {
             guard.call(storeKey, () -> {
                 store.refund(c.charge().spentPolicy(), storeKey, c.mark());
+                return null;
+            });
+            return true;
+        } catch (StoreUnavailableException e) {
+            return false;
+        }
+    }
+
+    /** Whether the limit's store leases tokens ({@link RateLimitStore#leases()}). */
+    boolean leases(LimitSpec limit) {
+        RateLimitStore store = stores.get(limit.algorithm());
+        return store != null && store.leases();
+    }
+
+    /**
+     * Gives back {@code returned} tokens of this server's last lease of the ask's bucket and leases up to
+     * {@code want} more ({@link RateLimitStore#lease}).
+     *
+     * @throws StoreUnavailableException when the store cannot be asked within the guard's budget
+     */
+    Granted lease(Ask ask, long want, long share, long returned) {
+        Charge c = ask.charge();
+        RateLimitStore store = store(c.limit());
+        String key = ask.storeKey();
+        return guard.call(key, () -> store.lease(c.spentPolicy(), key, want, share, returned));
+    }
+
+    /** Gives {@code tokens} a lease did not spend back to the bucket at {@code storeKey}; false when the store cannot be asked. */
+    boolean giveBack(LimitSpec limit, LimitPolicy policy, String storeKey, long tokens) {
+        RateLimitStore store = store(limit);
+        try {
+            guard.call(storeKey, () -> {
+                store.refund(policy.withCost(Math.min(tokens, policy.capacity())), storeKey, 0);
                 return null;
             });
             return true;

@@ -24,6 +24,8 @@ import java.util.List;
  *     limit when this server's own load kept it from Redis's answer ({@link
  *     dev.tollgate.DegradedCause#isLoad()}), even without a local fallback: its local share ({@link
  *     #localShare}); null: the local fallback's policy, else the share of one server
+ * @param lease how long this server holds the tokens it leases of a client's bucket ({@link Leases});
+ *     {@link LimitRules#NO_LEASE}: every call asks the store
  */
 public record LimitSpec(
         LimitPolicy policy,
@@ -34,7 +36,8 @@ public record LimitSpec(
         LimitSpec candidate,
         LimitPolicy localFallback,
         KeyNormalization keyNormalization,
-        LimitPolicy loadShare) {
+        LimitPolicy loadShare,
+        Duration lease) {
 
     /** The longest a token bucket may take to refill from empty, and so the longest its key lives: 100 years. */
     public static final Duration MAX_REFILL_FROM_EMPTY = LimitRules.MAX_PERIOD;
@@ -42,6 +45,12 @@ public record LimitSpec(
     public LimitSpec {
         if (policy == null || algorithm == null || key == null || mode == null || keyNormalization == null) {
             throw new IllegalArgumentException("policy, algorithm, key, mode and keyNormalization are required");
+        }
+        if (lease == null) {
+            lease = LimitRules.NO_LEASE;
+        }
+        if (!LimitRules.checkLease(algorithm.api(), lease).isEmpty()) {
+            throw invalid(policy, algorithm, LimitRules.checkLease(algorithm.api(), lease));
         }
         if (candidate != null && (candidate.mode != LimitMode.CANDIDATE || candidate.candidate != null)) {
             throw new IllegalArgumentException("limit '" + policy.name() + "': a candidate is a shadow of its own");
@@ -58,6 +67,30 @@ public record LimitSpec(
         if (loadShare == null) {
             loadShare = localFallback != null ? localFallback : localShare(policy, algorithm, 1);
         }
+    }
+
+    /** Not leased. */
+    public LimitSpec(
+            LimitPolicy policy,
+            Algorithm algorithm,
+            KeySpec key,
+            boolean failOpen,
+            LimitMode mode,
+            LimitSpec candidate,
+            LimitPolicy localFallback,
+            KeyNormalization keyNormalization,
+            LimitPolicy loadShare) {
+        this(
+                policy,
+                algorithm,
+                key,
+                failOpen,
+                mode,
+                candidate,
+                localFallback,
+                keyNormalization,
+                loadShare,
+                LimitRules.NO_LEASE);
     }
 
     /**
@@ -136,28 +169,68 @@ public record LimitSpec(
     /** This limit in {@code newMode}. */
     public LimitSpec withMode(LimitMode newMode) {
         return new LimitSpec(
-                policy, algorithm, key, failOpen, newMode, candidate, localFallback, keyNormalization, loadShare);
+                policy,
+                algorithm,
+                key,
+                failOpen,
+                newMode,
+                candidate,
+                localFallback,
+                keyNormalization,
+                loadShare,
+                lease);
     }
 
     /** This limit with a candidate tried beside it (a spec in {@link LimitMode#CANDIDATE}), or none (null). */
     public LimitSpec withCandidate(LimitSpec newCandidate) {
         return new LimitSpec(
-                policy, algorithm, key, failOpen, mode, newCandidate, localFallback, keyNormalization, loadShare);
+                policy,
+                algorithm,
+                key,
+                failOpen,
+                mode,
+                newCandidate,
+                localFallback,
+                keyNormalization,
+                loadShare,
+                lease);
     }
 
     /** This limit deciding in process by {@code fallback} while the store cannot be asked; null: never. */
     public LimitSpec withLocalFallback(LimitPolicy fallback) {
-        return new LimitSpec(policy, algorithm, key, failOpen, mode, candidate, fallback, keyNormalization, loadShare);
+        return new LimitSpec(
+                policy, algorithm, key, failOpen, mode, candidate, fallback, keyNormalization, loadShare, lease);
     }
 
     /** This limit normalising client keys by {@code normalization}. */
     public LimitSpec withKeyNormalization(KeyNormalization normalization) {
         return new LimitSpec(
-                policy, algorithm, key, failOpen, mode, candidate, localFallback, normalization, loadShare);
+                policy, algorithm, key, failOpen, mode, candidate, localFallback, normalization, loadShare, lease);
     }
 
     /** This limit deciding in process by {@code share} when this server's load keeps a call from Redis. */
     public LimitSpec withLoadShare(LimitPolicy share) {
-        return new LimitSpec(policy, algorithm, key, failOpen, mode, candidate, localFallback, keyNormalization, share);
+        return new LimitSpec(
+                policy, algorithm, key, failOpen, mode, candidate, localFallback, keyNormalization, share, lease);
+    }
+
+    /** This limit leased for {@code newLease} ({@link Leases}); {@link LimitRules#NO_LEASE}: not leased. */
+    public LimitSpec withLease(Duration newLease) {
+        return new LimitSpec(
+                policy,
+                algorithm,
+                key,
+                failOpen,
+                mode,
+                candidate,
+                localFallback,
+                keyNormalization,
+                loadShare,
+                newLease);
+    }
+
+    /** Whether this server leases the limit's tokens: an enforced or shadow limit with a lease, never a candidate. */
+    public boolean leased() {
+        return !lease.isZero() && mode != LimitMode.CANDIDATE;
     }
 }

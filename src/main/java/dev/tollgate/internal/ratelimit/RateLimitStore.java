@@ -33,6 +33,26 @@ public interface RateLimitStore extends AutoCloseable {
     }
 
     /**
+     * Gives back {@code returned} tokens of this server's last lease of the bucket and leases it up to
+     * {@code want} more, in one atomic step: at most {@code capacity / share} and {@code tokens held /
+     * share} (the capacity and refill in force: an operator's override's), at least {@code policy.cost()};
+     * a block or a bucket short of the cost denies (leasing nothing, the tokens given back stay given).
+     * Token buckets in Redis only ({@link #leases()}).
+     *
+     * @throws StoreUnavailableException when the store cannot be asked (the tokens given back may or may not
+     *     have come back)
+     * @throws UnsupportedOperationException for a store that does not lease
+     */
+    default Granted lease(LimitPolicy policy, String storeKey, long want, long share, long returned) {
+        throw new UnsupportedOperationException("limit '" + policy.name() + "': this store does not lease tokens");
+    }
+
+    /** Whether {@link #lease} is answered: a store shared by servers, of token buckets. */
+    default boolean leases() {
+        return false;
+    }
+
+    /**
      * What a call would be told now, spending nothing and writing nothing: for operators.
      *
      * @return empty when this store cannot tell without changing the state

@@ -3,6 +3,8 @@ package dev.tollgate.internal.ratelimit;
 import dev.tollgate.Decision;
 import dev.tollgate.LimitPolicy;
 import dev.tollgate.internal.core.Guard;
+import dev.tollgate.internal.core.Scheduler;
+import dev.tollgate.internal.core.ServerCount;
 import java.time.Duration;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
@@ -31,6 +33,7 @@ public final class RateLimiter {
     private final HeldDenials held;
     private final DecisionListener listener;
     private final StoreKeys keys;
+    private final Leases leases;
     private final Stage chain;
 
     /** @param stores a store for each algorithm the limits use */
@@ -55,10 +58,32 @@ public final class RateLimiter {
             DecisionListener listener,
             LongSupplier nanoTime,
             StoreKeys keys) {
+        this(stores, localStores, denials, guard, listener, nanoTime, keys, ServerCount.ONE, LeaseListener.NONE, null);
+    }
+
+    /**
+     * As above, leasing the limits that say so ({@link Leases}).
+     *
+     * @param servers how many servers share the limits: a lease takes at most its share
+     * @param leaseListener told of leases taken, given back and lost
+     * @param scheduler gives back leases whose time is over; null: only calls and {@link #returnLeases()} do
+     */
+    public RateLimiter(
+            Map<Algorithm, RateLimitStore> stores,
+            Map<Algorithm, RateLimitStore> localStores,
+            DeniedCache denials,
+            Guard guard,
+            DecisionListener listener,
+            LongSupplier nanoTime,
+            StoreKeys keys,
+            ServerCount servers,
+            LeaseListener leaseListener,
+            Scheduler scheduler) {
         this.keys = keys;
         this.listener = listener;
         this.store = new GuardedStore(stores, guard);
-        this.held = new HeldDenials(new Fallback(store, localStores, listener, nanoTime), denials, listener, nanoTime);
+        this.leases = new Leases(store, store, servers, leaseListener, nanoTime, scheduler);
+        this.held = new HeldDenials(new Fallback(leases, localStores, listener, nanoTime), denials, listener, nanoTime);
         Told told = new Told(held, listener, nanoTime);
         this.chain = new Shadow(new TooCostly(new Candidate(told, this::decide, keys), told), new ShadowLog(nanoTime));
     }
@@ -153,13 +178,31 @@ public final class RateLimiter {
         for (Charged c : charged) {
             if (c.spent()) {
                 String storeKey = keys.of(c.charge().limit(), c.charge().clientKey());
-                boolean given = store.refund(c, storeKey);
+                boolean given = leases.giveBack(c, storeKey) || store.refund(c, storeKey);
                 if (given) {
                     held.forget(storeKey);
                 }
                 listener.onRefund(c.charge().limit(), given);
             }
         }
+    }
+
+    /**
+     * Gives back every token this server leased and did not spend, each lease in one script: at shutdown.
+     * A leased limit's next call takes a new lease.
+     */
+    public void returnLeases() {
+        leases.close();
+    }
+
+    /** The tokens this server holds in leases and has not spent (given back at the lease's end). */
+    public long leasedTokens() {
+        return leases.held();
+    }
+
+    /** Gives back the leases whose time is over now: what the sweep does, for tests that drive it. */
+    public void sweepLeases() {
+        leases.sweep();
     }
 
     /** How this limiter names its buckets' keys. */

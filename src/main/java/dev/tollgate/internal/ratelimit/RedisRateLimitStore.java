@@ -36,6 +36,7 @@ public final class RedisRateLimitStore implements RateLimitStore {
     }
 
     private static final LuaScript RESERVE = LuaScript.named("token-bucket-reserve");
+    private static final LuaScript LEASE = LuaScript.named("token-bucket-lease");
     private static final LuaScript PEEK = LuaScript.named("peek");
     private static final LuaScript CREDIT = LuaScript.named("credit");
 
@@ -213,6 +214,31 @@ public final class RedisRateLimitStore implements RateLimitStore {
         }
         List<?> r = (List<?>) reply;
         return Reservation.ofMicros((Long) r.get(0) == 1L, (Long) r.get(1), (Long) r.get(2), (Long) r.get(3));
+    }
+
+    @Override
+    public boolean leases() {
+        return algorithm == Algorithm.TOKEN_BUCKET;
+    }
+
+    @Override
+    public Granted lease(LimitPolicy policy, String storeKey, long want, long share, long returned) {
+        if (!leases()) {
+            return RateLimitStore.super.lease(policy, storeKey, want, share, returned);
+        }
+        List<String> args = new java.util.ArrayList<>(args(policy));
+        args.add(Long.toString(want));
+        args.add(Long.toString(share));
+        args.add(Long.toString(returned));
+        Object reply;
+        try {
+            reply = redis.eval(LEASE, keys(storeKey), args);
+        } catch (RedisException e) {
+            throw failed("Redis did not lease for limit '" + policy.name() + "'", e);
+        }
+        List<?> r = (List<?>) reply;
+        long tokens = (Long) r.get(0);
+        return new Granted(tokens, Decision.ofMicros(tokens > 0, (Long) r.get(1), (Long) r.get(2), (Long) r.get(3)));
     }
 
     @Override

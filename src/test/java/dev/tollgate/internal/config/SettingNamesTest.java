@@ -267,7 +267,7 @@ class SettingNamesTest {
             value = {
                 "TOLLGATE_REDIS_TIMOUT|did you mean TOLLGATE_REDIS_TIMEOUT (tollgate.redis.timeout)?",
                 "TOLLGATE_FAILOPEN|did you mean TOLLGATE_FAIL_OPEN (tollgate.fail-open)?",
-                "TOLLGATE_LIMITS_DEMO_FAIL_OPN|a limit's variables are TOLLGATE_LIMITS_<NAME>_<SETTING>, the setting one of ALGORITHM, ANCHOR, CAPACITY, COST, FAIL_OPEN, KEY, KEY_NORMALIZE, LOCAL_FALLBACK, MODE, PERIOD, PERSIST, PLANS, PLAN_RESOLVER, REFILL_PERIOD, REFILL_TOKENS, ZONE",
+                "TOLLGATE_LIMITS_DEMO_FAIL_OPN|a limit's variables are TOLLGATE_LIMITS_<NAME>_<SETTING>, the setting one of ALGORITHM, ANCHOR, CAPACITY, COST, FAIL_OPEN, KEY, KEY_NORMALIZE, LEASE, LOCAL_FALLBACK, MODE, PERIOD, PERSIST, PLANS, PLAN_RESOLVER, REFILL_PERIOD, REFILL_TOKENS, ZONE",
                 "TOLLGATE_LIMITS_CAPACITY|a limit's variables are",
                 "TOLLGATE_LOCKS_NIGHTLY_TIL|a lock's variables are TOLLGATE_LOCKS_<NAME>_TTL, _AT_LEAST and _KEEP_ALIVE",
                 "TOLLGATE_CONCURRENCY_REPORTS_MAX|a concurrency limit's variables are TOLLGATE_CONCURRENCY_<NAME>_<SETTING>",
