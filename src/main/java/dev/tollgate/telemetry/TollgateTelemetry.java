@@ -66,8 +66,7 @@ public class TollgateTelemetry implements Reporter {
     @Override
     public void breaker(BooleanSupplier open) {
         meter.gaugeBuilder(Names.BREAKER)
-                .ofLongs()
-                .setUnit("1")
+                .ofLongs() // no unit: Prometheus names it tollgate_breaker_open, as MicroProfile Metrics does
                 .setDescription("1 while checks are answered without asking Redis")
                 .buildWithCallback(m -> m.record(open.getAsBoolean() ? 1 : 0));
     }

@@ -124,16 +124,17 @@ class TelemetryIT {
     @Test
     @Order(4)
     void aFrozenRedisExportsDegradedDecisionsWithTheirCause() throws Exception {
+        // A customer Redis has never seen: an exhausted key would be denied in the server, unasked.
         redis.pause();
         try {
-            post("/orders");
+            get("/orders/quote/frozen");
         } finally {
             redis.resume();
         }
         Await.until(
-                "a degraded decision of 'orders' exported",
-                () -> sum(exported("tollgate.rate_limiting.degraded_decisions", "tollgate.limit=\"orders\"")) >= 1);
-        Map<String, Long> degraded = exported("tollgate.rate_limiting.degraded_decisions", "tollgate.limit=\"orders\"");
+                "a degraded decision of 'quotes' exported",
+                () -> sum(exported("tollgate.rate_limiting.degraded_decisions", "tollgate.limit=\"quotes\"")) >= 1);
+        Map<String, Long> degraded = exported("tollgate.rate_limiting.degraded_decisions", "tollgate.limit=\"quotes\"");
         assertEquals(1L, value(degraded, "tollgate.degraded.cause=\"timeout\""), degraded.toString());
     }
 
@@ -181,6 +182,14 @@ class TelemetryIT {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+    }
+
+    private static HttpResponse<String> get(String path) throws IOException, InterruptedException {
+        HttpRequest r = HttpRequest.newBuilder(URI.create(server.baseUrl() + path))
+                .timeout(Duration.ofSeconds(10))
+                .GET()
+                .build();
+        return CLIENT.send(r, HttpResponse.BodyHandlers.ofString());
     }
 
     private static HttpResponse<String> post(String path) throws IOException, InterruptedException {
