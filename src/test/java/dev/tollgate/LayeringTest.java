@@ -23,7 +23,7 @@ import org.junit.jupiter.api.Test;
  * uses): each package sits on a layer and uses only packages of lower layers, so no arrow runs back up
  * and no cycle can form. Bottom up: the API ({@code dev.tollgate}), the SPI ({@code dev.tollgate.spi}:
  * what users implement), the internals ({@code dev.tollgate.internal.*}, plain Java), then the adapters:
- * plain Java's facade ({@code engine}), MicroProfile ({@code metrics}), CDI, JAX-RS and MP Health, and the
+ * plain Java's facade ({@code engine}), MicroProfile Metrics and OpenTelemetry ({@code metrics}, {@code telemetry}), CDI, JAX-RS and MP Health, and the
  * demo. Only {@code internal.redis} sees Jedis; every package says its room in a {@code package-info.java}.
  */
 class LayeringTest {
@@ -45,7 +45,7 @@ class LayeringTest {
             List.of("internal/config"),
             List.of("internal/engine"),
             List.of("engine"),
-            List.of("metrics"),
+            List.of("metrics", "telemetry"),
             List.of("cdi"),
             List.of("jaxrs", "health"),
             List.of("demo"));
@@ -58,9 +58,10 @@ class LayeringTest {
             .flatMap(List::stream)
             .toList();
 
-    private static final String[] FRAMEWORKS = {"jakarta/", "javax/", "org/eclipse/microprofile/"};
+    private static final String[] FRAMEWORKS = {"jakarta/", "javax/", "org/eclipse/microprofile/", "io/opentelemetry/"};
     private static final String[] ADAPTERS = {
         "dev/tollgate/metrics/",
+        "dev/tollgate/telemetry/",
         "dev/tollgate/cdi/",
         "dev/tollgate/jaxrs/",
         "dev/tollgate/health/",
@@ -95,7 +96,9 @@ class LayeringTest {
         assertEquals(List.of(), outside);
         assertEquals(
                 List.of(List.of("engine")),
-                LAYERS.subList(LAYERS.indexOf(List.of("internal/engine")) + 1, LAYERS.indexOf(List.of("metrics"))));
+                LAYERS.subList(
+                        LAYERS.indexOf(List.of("internal/engine")) + 1,
+                        LAYERS.indexOf(List.of("metrics", "telemetry"))));
     }
 
     @Test

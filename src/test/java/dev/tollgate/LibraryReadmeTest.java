@@ -15,8 +15,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The README's "Using the library in your own WAR" shows what {@code ConsumerIT} builds and runs: every
- * XML block of that section stands, line for line, in the consumer WAR's {@code pom.xml} or {@code
- * server.xml}.
+ * XML block of that section stands, line for line, in the consumer WAR's {@code pom.xml}, its {@code
+ * server.xml} or its {@code server-microprofile-7.1.xml} ({@code TelemetryIT}'s).
  */
 class LibraryReadmeTest {
 
@@ -31,7 +31,8 @@ class LibraryReadmeTest {
         assertTrue(start >= 0 && end > start, "the README has the section");
         List<List<String>> files = List.of(
                 lines(Files.readString(CONSUMER.resolve("pom.xml")).replace("@project.version@", projectVersion())),
-                lines(Files.readString(CONSUMER.resolve("src/main/liberty/config/server.xml"))));
+                lines(Files.readString(CONSUMER.resolve("src/main/liberty/config/server.xml"))),
+                lines(Files.readString(CONSUMER.resolve("src/main/liberty/config/server-microprofile-7.1.xml"))));
         Matcher m = XML_BLOCK.matcher(readme.substring(start, end));
         int blocks = 0;
         while (m.find()) {
@@ -41,7 +42,10 @@ class LibraryReadmeTest {
                     files.stream().anyMatch(f -> Collections.indexOfSubList(f, block) >= 0),
                     "not in src/it/consumer, line for line:\n" + m.group(1));
         }
-        assertEquals(3, blocks, "the dependency, the features and the metrics note");
+        assertEquals(
+                5,
+                blocks,
+                "the dependency, the features and the metrics note, MicroProfile 7.1's features and classloader");
     }
 
     private static String projectVersion() throws IOException {

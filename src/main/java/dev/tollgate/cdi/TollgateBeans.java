@@ -6,15 +6,11 @@ import dev.tollgate.DistributedLock;
 import dev.tollgate.LockAdmin;
 import dev.tollgate.RateLimitAdmin;
 import dev.tollgate.RateLimits;
-import dev.tollgate.internal.lock.LockMetrics;
 import dev.tollgate.internal.lock.OncePerClusterRunner;
-import dev.tollgate.metrics.MicroProfileLockMetrics;
 import jakarta.enterprise.context.ApplicationScoped;
-import jakarta.enterprise.inject.Instance;
 import jakarta.enterprise.inject.Produces;
 import jakarta.inject.Inject;
 import jakarta.inject.Singleton;
-import org.eclipse.microprofile.metrics.MetricRegistry;
 
 /**
  * What an application injects: {@link RateLimits} (check a limit from code), {@link Counters} and
@@ -27,9 +23,6 @@ public class TollgateBeans {
 
     @Inject
     TollgateRuntime runtime;
-
-    @Inject
-    Instance<MetricRegistry> registries;
 
     @Produces
     @Singleton
@@ -70,8 +63,6 @@ public class TollgateBeans {
     @Produces
     @Singleton
     OncePerClusterRunner runner(DistributedLock locks) {
-        LockMetrics metrics =
-                registries.isResolvable() ? new MicroProfileLockMetrics(registries.get()) : LockMetrics.NONE;
-        return new OncePerClusterRunner(locks, metrics, System::nanoTime);
+        return new OncePerClusterRunner(locks, runtime.reporter().locks(), System::nanoTime);
     }
 }

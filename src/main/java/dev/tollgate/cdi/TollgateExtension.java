@@ -5,10 +5,12 @@ import dev.tollgate.OncePerCluster;
 import dev.tollgate.RateLimited;
 import dev.tollgate.TollgateConfigException;
 import dev.tollgate.internal.config.DeploymentCheck;
+import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import jakarta.enterprise.inject.spi.AfterDeploymentValidation;
 import jakarta.enterprise.inject.spi.AnnotatedType;
 import jakarta.enterprise.inject.spi.BeanManager;
+import jakarta.enterprise.inject.spi.BeforeBeanDiscovery;
 import jakarta.enterprise.inject.spi.Extension;
 import jakarta.enterprise.inject.spi.ProcessAnnotatedType;
 import jakarta.enterprise.inject.spi.WithAnnotations;
@@ -16,6 +18,7 @@ import jakarta.interceptor.Interceptor;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.logging.Logger;
 import org.eclipse.microprofile.config.ConfigProvider;
 
 /**
@@ -23,13 +26,25 @@ import org.eclipse.microprofile.config.ConfigProvider;
  * settings, the {@link RateLimited}, {@link ConcurrencyLimited} and {@link OncePerCluster} annotations of every bean, and the
  * {@code KeyResolver} beans the settings name. Every problem fails the deployment in one message naming
  * each property or annotated method. A reload of {@code tollgate.config.file} is checked by the same code
- * against the same beans ({@link #checkedBeans}).
+ * against the same beans ({@link #checkedBeans}). Adds the reporting adapters whose API the server shows
+ * the application ({@link Reporting}), and only those.
  */
 public class TollgateExtension implements Extension {
+
+    private static final Logger LOG = Logger.getLogger(TollgateExtension.class.getName());
 
     private final Set<Class<?>> annotated = new LinkedHashSet<>();
 
     private volatile DeploymentCheck.Beans checked;
+
+    void reporters(@Observes BeforeBeanDiscovery event) {
+        ClassLoader loader = TollgateExtension.class.getClassLoader();
+        List<Reporting> on = Reporting.visible(loader);
+        for (Reporting r : on) {
+            event.addAnnotatedType(r.adapterClass(loader), r.adapter()).add(ApplicationScoped.Literal.INSTANCE);
+        }
+        LOG.info(Reporting.described(on));
+    }
 
     void collect(
             @Observes @WithAnnotations({RateLimited.class, ConcurrencyLimited.class, OncePerCluster.class})

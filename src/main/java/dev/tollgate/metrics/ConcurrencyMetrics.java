@@ -3,8 +3,6 @@ package dev.tollgate.metrics;
 import dev.tollgate.DegradedCause;
 import dev.tollgate.internal.concurrency.ConcurrencyListener;
 import dev.tollgate.internal.concurrency.ConcurrencySpec;
-import jakarta.enterprise.context.ApplicationScoped;
-import jakarta.inject.Inject;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
@@ -19,14 +17,16 @@ import org.eclipse.microprofile.metrics.Tag;
  * tollgate_concurrency_leases_lost_total} for calls that outlived their lease, and the gauge {@code
  * tollgate_concurrency_in_flight}: the calls this server runs under the limit now.
  */
-@ApplicationScoped
-public class ConcurrencyMetrics implements ConcurrencyListener {
+public final class ConcurrencyMetrics implements ConcurrencyListener {
 
-    @Inject
-    MetricRegistry registry;
+    private final MetricRegistry registry;
 
     private final Map<String, Counter> counters = new ConcurrentHashMap<>();
     private final Map<String, AtomicLong> running = new ConcurrentHashMap<>();
+
+    public ConcurrencyMetrics(MetricRegistry registry) {
+        this.registry = registry;
+    }
 
     @Override
     public void onDecision(ConcurrencySpec spec, boolean admitted, boolean degraded) {

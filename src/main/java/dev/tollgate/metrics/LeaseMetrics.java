@@ -2,8 +2,6 @@ package dev.tollgate.metrics;
 
 import dev.tollgate.internal.ratelimit.LeaseListener;
 import dev.tollgate.internal.ratelimit.LimitSpec;
-import jakarta.enterprise.context.ApplicationScoped;
-import jakarta.inject.Inject;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import org.eclipse.microprofile.metrics.Counter;
@@ -17,13 +15,15 @@ import org.eclipse.microprofile.metrics.Tag;
  * asked), and {@code tollgate_leased_decisions_total{decided}}: a leased limit's calls decided {@code
  * local} (from a lease, in memory) or by {@code redis} (a lease taken, a denial, a key's per-call decision).
  */
-@ApplicationScoped
 public class LeaseMetrics implements LeaseListener {
 
-    @Inject
-    MetricRegistry registry;
+    private final MetricRegistry registry;
 
     private final Map<String, Counter> counters = new ConcurrentHashMap<>();
+
+    LeaseMetrics(MetricRegistry registry) {
+        this.registry = registry;
+    }
 
     @Override
     public void onTaken(LimitSpec limit, long tokens) {

@@ -1,8 +1,6 @@
 package dev.tollgate.metrics;
 
 import dev.tollgate.internal.core.ServerCount;
-import jakarta.enterprise.context.ApplicationScoped;
-import jakarta.inject.Inject;
 import org.eclipse.microprofile.metrics.MetricRegistry;
 
 /**
@@ -10,14 +8,12 @@ import org.eclipse.microprofile.metrics.MetricRegistry;
  * the live-servers heartbeat on Redis (kept through an outage; 1 in process): the {@code N} a local
  * fallback's share {@code capacity / N} divides by with {@code tollgate.local-fallback-servers=auto}.
  */
-@ApplicationScoped
-public class ServerMetrics {
+final class ServerMetrics {
 
-    @Inject
-    MetricRegistry registry;
+    private ServerMetrics() {}
 
-    /** Registers the gauge on {@code servers}. */
-    public void liveServersGauge(ServerCount servers) {
+    /** Registers the gauge on {@code servers} in {@code registry}. */
+    static void liveServersGauge(MetricRegistry registry, ServerCount servers) {
         registry.gauge("tollgate.live.servers", servers, s -> s.live());
     }
 }

@@ -5,8 +5,6 @@ import dev.tollgate.DegradedCause;
 import dev.tollgate.internal.ratelimit.Charged;
 import dev.tollgate.internal.ratelimit.DecisionListener;
 import dev.tollgate.internal.ratelimit.LimitSpec;
-import jakarta.enterprise.context.ApplicationScoped;
-import jakarta.inject.Inject;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -24,14 +22,16 @@ import org.eclipse.microprofile.metrics.Timer;
  * A shadow limit (and a candidate, tagged {@code <name>.shadow}) counts {@code outcome="would_deny"} where
  * an enforced one counts {@code denied}: it let the call pass.
  */
-@ApplicationScoped
-public class TollgateMetrics implements DecisionListener {
+public final class TollgateMetrics implements DecisionListener {
 
-    @Inject
-    MetricRegistry registry;
+    private final MetricRegistry registry;
 
     private final Map<String, Counter> counters = new ConcurrentHashMap<>();
     private final Map<String, Timer> timers = new ConcurrentHashMap<>();
+
+    public TollgateMetrics(MetricRegistry registry) {
+        this.registry = registry;
+    }
 
     @Override
     public void onDecision(LimitSpec limit, Decision decision, long nanos) {
