@@ -41,6 +41,8 @@ import java.util.Set;
  *     refused for any other limit)
  * @param candidate a policy tried beside this one on the same calls, which never denies ({@code shadow.*});
  *     it has this limit's name, key, normalization and degraded decision
+ * @param idempotencyWindow how long an admitted call's idempotency key makes its repeats admitted again
+ *     without spending (1 s to 7 days); empty (the default): no call is a repeat
  */
 public record Limit(
         String name,
@@ -55,7 +57,8 @@ public record Limit(
         boolean localFallback,
         boolean shadow,
         boolean persist,
-        Optional<Limit> candidate) {
+        Optional<Limit> candidate,
+        Optional<Duration> idempotencyWindow) {
 
     /** How a limit counts ({@code algorithm}). */
     public enum Algorithm {
@@ -89,9 +92,14 @@ public record Limit(
     public static final Duration DEFAULT_PERIOD = Duration.ofSeconds(1);
 
     public Limit {
-        if (algorithm == null || refillPeriod == null || key == null || keyNormalization == null || candidate == null) {
+        if (algorithm == null
+                || refillPeriod == null
+                || key == null
+                || keyNormalization == null
+                || candidate == null
+                || idempotencyWindow == null) {
             throw new IllegalArgumentException("limit '" + name + "': algorithm, refillPeriod, key,"
-                    + " keyNormalization and candidate are required");
+                    + " keyNormalization, candidate and idempotencyWindow are required");
         }
         keyNormalization = Set.copyOf(keyNormalization);
         List<ConfigProblem> problems = new ArrayList<>();
@@ -103,6 +111,7 @@ public record Limit(
                     "refill-tokens", refillTokens, "a " + algorithm.configName() + " limit refills its capacity"));
         }
         problems.addAll(LimitRules.check(algorithm, capacity, refillTokens, refillPeriod, cost, persist));
+        idempotencyWindow.flatMap(Limit::windowProblem).ifPresent(problems::add);
         if (!problems.isEmpty()) {
             throw TollgateConfigException.of(describe(name, problems));
         }
@@ -133,6 +142,13 @@ public record Limit(
         return refillTokens > 0;
     }
 
+    private static Optional<ConfigProblem> windowProblem(Duration window) {
+        return LimitRules.idempotencyWindowFits(window)
+                ? Optional.empty()
+                : Optional.of(ConfigProblem.expected(
+                        "idempotency-window", LimitRules.text(window), LimitRules.IDEMPOTENCY_WINDOW_RULE));
+    }
+
     private static List<String> describe(String name, List<ConfigProblem> problems) {
         return problems.stream().map(p -> p.describe("limit '" + name + "': ")).toList();
     }
@@ -155,6 +171,7 @@ public record Limit(
         private boolean shadow;
         private boolean persist;
         private Builder candidate;
+        private Duration idempotencyWindow;
 
         private Builder(String name, Algorithm algorithm) {
             if (algorithm == null) {
@@ -235,6 +252,16 @@ public record Limit(
         }
 
         /**
+         * How long a call's idempotency key ({@code Idempotency-Key}, or the key given from code) makes a
+         * repeat of an admitted call admitted again without spending: from 1 s to 7 days; null (the
+         * default): calls are never repeats.
+         */
+        public Builder idempotencyWindow(Duration newWindow) {
+            this.idempotencyWindow = newWindow;
+            return this;
+        }
+
+        /**
          * A policy tried beside this one, which never denies: {@code candidate}'s algorithm, capacity,
          * refill, cost and persist, under this limit's name, key and degraded decision; null: none.
          */
@@ -273,6 +300,9 @@ public record Limit(
                     refillPeriod,
                     cost,
                     complete ? persist : null));
+            if (idempotencyWindow != null) {
+                windowProblem(idempotencyWindow).ifPresent(problems::add);
+            }
             if (candidate != null) {
                 candidate.problems().stream().map(p -> p.under("shadow.")).forEach(problems::add);
             }
@@ -299,6 +329,7 @@ public record Limit(
                             false,
                             true,
                             c.persist,
+                            Optional.empty(),
                             Optional.empty()));
             return new Limit(
                     name,
@@ -313,7 +344,8 @@ public record Limit(
                     localFallback,
                     shadow,
                     persist,
-                    shadowed);
+                    shadowed,
+                    Optional.ofNullable(idempotencyWindow));
         }
     }
 }

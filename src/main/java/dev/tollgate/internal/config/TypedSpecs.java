@@ -81,7 +81,8 @@ public final class TypedSpecs {
         return spec.withMode(limit.shadow() ? LimitMode.SHADOW : LimitMode.ENFORCE)
                 .withCandidate(candidate)
                 .withLocalFallback(limit.localFallback() ? share : null)
-                .withLoadShare(share);
+                .withLoadShare(share)
+                .withIdempotencyWindow(limit.idempotencyWindow().orElse(null));
     }
 
     /** {@code limit} as the engine holds it. */

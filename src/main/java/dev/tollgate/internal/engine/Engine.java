@@ -22,6 +22,7 @@ import dev.tollgate.internal.ratelimit.DecisionListener;
 import dev.tollgate.internal.ratelimit.DeniedCache;
 import dev.tollgate.internal.ratelimit.LimitSpec;
 import dev.tollgate.internal.ratelimit.RateLimiter;
+import dev.tollgate.internal.ratelimit.Repeat;
 import dev.tollgate.internal.ratelimit.Reservation;
 import dev.tollgate.internal.ratelimit.StoreKeys;
 import dev.tollgate.internal.redis.RedisLink;
@@ -120,6 +121,11 @@ public final class Engine implements RateLimits, ConcurrencyLimits, AutoCloseabl
     @Override
     public Decision check(String limit, String clientKey) {
         return limiter.check(limit(limit), clientKey);
+    }
+
+    @Override
+    public Decision check(String limit, String clientKey, String idempotencyKey) {
+        return limiter.check(limit(limit), clientKey, Repeat.of(idempotencyKey, "check", limit));
     }
 
     @Override

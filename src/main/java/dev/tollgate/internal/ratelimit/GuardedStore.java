@@ -30,9 +30,22 @@ final class GuardedStore implements Stage {
             Reservation r = guard.call(key, () -> store.reserve(c.spentPolicy(), key, ask.maxWait()));
             return new Charged(c, r.decision(), 0, r.delay(), r.decision().allowed());
         }
-        Spent s = guard.call(key, () -> store.spend(c.spentPolicy(), key));
+        String replay = ask.replay();
+        Spent s = replay == null
+                ? guard.call(key, () -> store.spend(c.spentPolicy(), key))
+                : guard.call(
+                        key,
+                        () -> store.spend(
+                                c.spentPolicy(), key, replay, c.limit().idempotencyWindow()));
         return new Charged(
-                c, s.decision(), s.mark(), Duration.ZERO, s.decision().allowed());
+                c,
+                s.decision(),
+                s.mark(),
+                Duration.ZERO,
+                s.decision().allowed() && !s.replayed(),
+                null,
+                replay,
+                s.replayed());
     }
 
     /** Gives {@code c}'s tokens back to the bucket at {@code storeKey}; false when the store cannot be asked. */
@@ -40,7 +53,7 @@ final class GuardedStore implements Stage {
         RateLimitStore store = store(c.charge().limit());
         try {
             guard.call(storeKey, () -> {
-                store.refund(c.charge().spentPolicy(), storeKey, c.mark());
+                store.refund(c.charge().spentPolicy(), storeKey, c.mark(), c.replay());
                 return null;
             });
             return true;

@@ -24,6 +24,8 @@ import java.util.List;
  *     limit when this server's own load kept it from Redis's answer ({@link
  *     dev.tollgate.DegradedCause#isLoad()}), even without a local fallback: its local share ({@link
  *     #localShare}); null: the local fallback's policy, else the share of one server
+ * @param idempotencyWindow how long a record of an admitted call's idempotency key lives, its repeats
+ *     admitted again without spending ({@code idempotency-window}); null: no call is a repeat
  */
 public record LimitSpec(
         LimitPolicy policy,
@@ -34,7 +36,8 @@ public record LimitSpec(
         LimitSpec candidate,
         LimitPolicy localFallback,
         KeyNormalization keyNormalization,
-        LimitPolicy loadShare) {
+        LimitPolicy loadShare,
+        Duration idempotencyWindow) {
 
     /** The longest a token bucket may take to refill from empty, and so the longest its key lives: 100 years. */
     public static final Duration MAX_REFILL_FROM_EMPTY = LimitRules.MAX_PERIOD;
@@ -54,6 +57,24 @@ public record LimitSpec(
         if (loadShare == null) {
             loadShare = localFallback != null ? localFallback : localShare(policy, algorithm, 1);
         }
+        if (idempotencyWindow != null && !LimitRules.idempotencyWindowFits(idempotencyWindow)) {
+            throw new IllegalArgumentException("limit '" + policy.name() + "': idempotency-window must be "
+                    + LimitRules.IDEMPOTENCY_WINDOW_RULE + ", but was " + idempotencyWindow);
+        }
+    }
+
+    /** Without an idempotency window: no call is a repeat. */
+    public LimitSpec(
+            LimitPolicy policy,
+            Algorithm algorithm,
+            KeySpec key,
+            boolean failOpen,
+            LimitMode mode,
+            LimitSpec candidate,
+            LimitPolicy localFallback,
+            KeyNormalization keyNormalization,
+            LimitPolicy loadShare) {
+        this(policy, algorithm, key, failOpen, mode, candidate, localFallback, keyNormalization, loadShare, null);
     }
 
     /**
@@ -132,28 +153,81 @@ public record LimitSpec(
     /** This limit in {@code newMode}. */
     public LimitSpec withMode(LimitMode newMode) {
         return new LimitSpec(
-                policy, algorithm, key, failOpen, newMode, candidate, localFallback, keyNormalization, loadShare);
+                policy,
+                algorithm,
+                key,
+                failOpen,
+                newMode,
+                candidate,
+                localFallback,
+                keyNormalization,
+                loadShare,
+                idempotencyWindow);
     }
 
     /** This limit with a candidate tried beside it (a spec in {@link LimitMode#CANDIDATE}), or none (null). */
     public LimitSpec withCandidate(LimitSpec newCandidate) {
         return new LimitSpec(
-                policy, algorithm, key, failOpen, mode, newCandidate, localFallback, keyNormalization, loadShare);
+                policy,
+                algorithm,
+                key,
+                failOpen,
+                mode,
+                newCandidate,
+                localFallback,
+                keyNormalization,
+                loadShare,
+                idempotencyWindow);
     }
 
     /** This limit deciding in process by {@code fallback} while the store cannot be asked; null: never. */
     public LimitSpec withLocalFallback(LimitPolicy fallback) {
-        return new LimitSpec(policy, algorithm, key, failOpen, mode, candidate, fallback, keyNormalization, loadShare);
+        return new LimitSpec(
+                policy,
+                algorithm,
+                key,
+                failOpen,
+                mode,
+                candidate,
+                fallback,
+                keyNormalization,
+                loadShare,
+                idempotencyWindow);
     }
 
     /** This limit normalising client keys by {@code normalization}. */
     public LimitSpec withKeyNormalization(KeyNormalization normalization) {
         return new LimitSpec(
-                policy, algorithm, key, failOpen, mode, candidate, localFallback, normalization, loadShare);
+                policy,
+                algorithm,
+                key,
+                failOpen,
+                mode,
+                candidate,
+                localFallback,
+                normalization,
+                loadShare,
+                idempotencyWindow);
     }
 
     /** This limit deciding in process by {@code share} when this server's load keeps a call from Redis. */
     public LimitSpec withLoadShare(LimitPolicy share) {
-        return new LimitSpec(policy, algorithm, key, failOpen, mode, candidate, localFallback, keyNormalization, share);
+        return new LimitSpec(
+                policy,
+                algorithm,
+                key,
+                failOpen,
+                mode,
+                candidate,
+                localFallback,
+                keyNormalization,
+                share,
+                idempotencyWindow);
+    }
+
+    /** This limit keeping records of admitted calls' idempotency keys for {@code window}; null: never. */
+    public LimitSpec withIdempotencyWindow(Duration window) {
+        return new LimitSpec(
+                policy, algorithm, key, failOpen, mode, candidate, localFallback, keyNormalization, loadShare, window);
     }
 }

@@ -106,18 +106,42 @@ public final class RedisRateLimitStore implements RateLimitStore {
         } catch (RedisException e) {
             throw failed("Redis did not decide for limit '" + policy.name() + "'", e);
         }
+        return spent(reply);
+    }
+
+    @Override
+    public Spent spend(LimitPolicy policy, String storeKey, String replay, Duration window) {
+        List<String> args = new java.util.ArrayList<>(args(policy));
+        args.add(Long.toString(window.toMillis()));
+        Object reply;
+        try {
+            reply = redis.eval(SCRIPTS.get(algorithm), List.of(storeKey, StoreKeys.rules(storeKey), replay), args);
+        } catch (RedisException e) {
+            throw failed("Redis did not decide for limit '" + policy.name() + "'", e);
+        }
+        return spent(reply);
+    }
+
+    /** A script's answer: {@code {allowed, remaining, retry us, full us[, mark[, replayed]]}}. */
+    private static Spent spent(Object reply) {
         List<?> r = (List<?>) reply;
         Decision d = Decision.ofMicros((Long) r.get(0) == 1L, (Long) r.get(1), (Long) r.get(2), (Long) r.get(3));
-        return new Spent(d, r.size() > 4 ? (Long) r.get(4) : 0);
+        return new Spent(d, r.size() > 4 ? (Long) r.get(4) : 0, r.size() > 5 && (Long) r.get(5) == 1L);
     }
 
     @Override
     public void refund(LimitPolicy policy, String storeKey, long mark) {
+        refund(policy, storeKey, mark, null);
+    }
+
+    @Override
+    public void refund(LimitPolicy policy, String storeKey, long mark, String replay) {
+        List<String> keys = replay == null ? keys(storeKey) : List.of(storeKey, StoreKeys.rules(storeKey), replay);
         List<String> args = algorithm == Algorithm.TOKEN_BUCKET
                 ? List.of(Long.toString(policy.capacity()), Long.toString(policy.cost()))
                 : List.of(Long.toString(mark), Long.toString(policy.cost()));
         try {
-            redis.eval(REFUNDS.get(algorithm), keys(storeKey), args);
+            redis.eval(REFUNDS.get(algorithm), keys, args);
         } catch (RedisException e) {
             throw failed("Redis did not give back for limit '" + policy.name() + "'", e);
         }
