@@ -227,6 +227,16 @@ public final class LimitRules {
         return window.compareTo(MIN_IDEMPOTENCY_WINDOW) >= 0 && window.compareTo(MAX_IDEMPOTENCY_WINDOW) <= 0;
     }
 
+    /** What a call's settled cost ({@link Estimate#settle}) may be. */
+    public static final String SETTLED_COST_RULE = "a whole number from 0 to " + MAX_COUNT + " (2^53)";
+
+    /** What is wrong with {@code actual} as a settled cost; empty when it is one. */
+    public static java.util.Optional<String> settledCostProblem(long actual) {
+        return actual >= 0 && actual <= MAX_COUNT
+                ? java.util.Optional.empty()
+                : java.util.Optional.of("a settled cost is " + SETTLED_COST_RULE + ", but was " + actual);
+    }
+
     private static final String NOT_A_QUOTA = "only a token-bucket quota that never refills (refill-tokens=0)"
             + " persists its keys; every other limit's keys expire once forgetting them changes nothing";
 

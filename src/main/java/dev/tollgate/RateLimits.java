@@ -39,6 +39,16 @@ public interface RateLimits {
     Decision check(String limit, String clientKey, String idempotencyKey);
 
     /**
+     * Spends {@code estimate} from {@code clientKey}'s bucket now, to be settled at the call's actual cost
+     * when it ends ({@link Estimate#settle}). A token bucket or a fixed window.
+     *
+     * @param estimate what the call is expected to cost, from 1 to the most one call may cost
+     * @throws IllegalArgumentException when the estimate is below 1
+     * @throws TollgateConfigException when no limit of that name is configured
+     */
+    Estimate estimate(String limit, String clientKey, long estimate);
+
+    /**
      * Like {@link #check}, but when the tokens are not there yet and will have refilled within {@code
      * maxWait}, reserves them at once (later calls queue behind this one) and sleeps on this thread until
      * they are there. A call that would wait longer is denied at once, without sleeping.

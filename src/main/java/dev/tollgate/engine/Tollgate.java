@@ -197,6 +197,11 @@ public final class Tollgate implements RateLimits, ConcurrencyLimits, AutoClosea
     }
 
     @Override
+    public dev.tollgate.Estimate estimate(String limit, String clientKey, long estimate) {
+        return engine.estimate(limit, clientKey, estimate);
+    }
+
+    @Override
     public Decision acquire(String limit, String clientKey, Duration maxWait) throws InterruptedException {
         return engine.acquire(limit, clientKey, maxWait);
     }

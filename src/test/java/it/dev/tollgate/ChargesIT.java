@@ -96,4 +96,38 @@ public class ChargesIT {
         }
         assertEquals(999, tokens(client));
     }
+
+    private static long settleTokens(String customer) {
+        try (Jedis j = redis.admin()) {
+            return StoredBucket.read(j, StoreKeys.DEFAULT.of("demo-settle", customer))
+                    .wholeTokens();
+        }
+    }
+
+    /** Estimated at 1,000, settled at 1,342: the bucket ends 1,342 lower; settled at 200: 200 lower. */
+    @Test
+    void aCallSettlesAtItsActualCost() {
+        String more = "settle-" + UUID.randomUUID();
+        try (Response r = demo.settle(more, 1000, 1342)) {
+            assertEquals(200, r.getStatus());
+        }
+        assertEquals(10000 - 1342, settleTokens(more));
+        String less = "settle-" + UUID.randomUUID();
+        try (Response r = demo.settle(less, 1000, 200)) {
+            assertEquals(200, r.getStatus());
+        }
+        assertEquals(10000 - 200, settleTokens(less));
+    }
+
+    /** A negative actual cost is a 400 that names the rule, and never gives more back than was spent. */
+    @Test
+    void aNegativeActualCostIsRefused() {
+        String customer = "settle-" + UUID.randomUUID();
+        try (Response r = demo.settle(customer, 1000, -5000)) {
+            assertEquals(400, r.getStatus());
+            String body = r.readEntity(String.class);
+            assertTrue(body.contains("a settled cost is a whole number from 0 to"), body);
+        }
+        assertEquals(9000, settleTokens(customer));
+    }
 }

@@ -142,6 +142,14 @@ public interface DemoClient {
     @Path("/charge")
     Response replaceCharge(@HeaderParam("Idempotency-Key") String key, @HeaderParam("X-Forwarded-For") String client);
 
+    /** Limit {@code demo-settle} from code: {@code estimate} up front, settled at {@code actual}. */
+    @POST
+    @Path("/settle")
+    Response settle(
+            @QueryParam("customer") String customer,
+            @QueryParam("estimate") long estimate,
+            @QueryParam("actual") long actual);
+
     /** Limit {@code demo-export}; the call costs {@code rows} (sent as written, to send what is no number). */
     @POST
     @Path("/export")

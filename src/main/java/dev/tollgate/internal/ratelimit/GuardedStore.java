@@ -62,6 +62,16 @@ final class GuardedStore implements Stage {
         }
     }
 
+    /** Settles {@code c} at {@code delta} more (or less); false when the store cannot be asked or took nothing. */
+    boolean settle(Charged c, String storeKey, long delta) {
+        RateLimitStore store = store(c.charge().limit());
+        try {
+            return guard.call(storeKey, () -> store.settle(c.charge().spentPolicy(), storeKey, c.mark(), delta));
+        } catch (StoreUnavailableException e) {
+            return false;
+        }
+    }
+
     private RateLimitStore store(LimitSpec limit) {
         RateLimitStore store = stores.get(limit.algorithm());
         if (store == null) {

@@ -105,6 +105,22 @@ public interface RateLimitStore extends AutoCloseable {
         refund(policy, storeKey, mark);
     }
 
+    /**
+     * Settles a spend at its actual cost: gives back {@code -delta}, or charges {@code delta} on top (a
+     * token bucket into debt; a fixed window past its limit, while it is the call's window), in one
+     * atomic step.
+     *
+     * @param mark the spend's {@link Spent#mark()}
+     * @param delta the actual cost minus what was spent, not 0
+     * @return whether the store took it (a fixed window that has ended since takes nothing)
+     * @throws StoreUnavailableException when the store cannot be asked
+     * @throws UnsupportedOperationException for a store that does not settle (a sliding window, in process)
+     */
+    default boolean settle(LimitPolicy policy, String storeKey, long mark, long delta) {
+        throw new UnsupportedOperationException("limit '" + policy.name()
+                + "': only a token bucket or a fixed window in Redis settles a call's actual cost");
+    }
+
     /** Releases connections and threads. */
     @Override
     void close();

@@ -188,6 +188,35 @@ public final class RateLimiter {
         }
     }
 
+    /**
+     * Settles an admitted charge at its {@code actual} cost: the difference to what it spent is given
+     * back or charged on top ({@link RateLimitStore#settle}); a denial held for the key is forgotten when
+     * tokens came back. Nothing is asked when the two are equal.
+     *
+     * @return whether the store took it
+     * @throws IllegalArgumentException when {@code actual} breaks {@link dev.tollgate.LimitRules#SETTLED_COST_RULE}
+     * @throws IllegalStateException when the charge spent nothing (a denial, a degraded decision, a repeat)
+     */
+    public boolean settle(Charged c, long actual) {
+        dev.tollgate.LimitRules.settledCostProblem(actual).ifPresent(p -> {
+            throw new IllegalArgumentException("limit '" + c.charge().name() + "': " + p);
+        });
+        if (!c.spent()) {
+            throw new IllegalStateException(
+                    "limit '" + c.charge().name() + "': a call that spent nothing has" + " nothing to settle");
+        }
+        long delta = actual - c.charge().cost();
+        if (delta == 0) {
+            return true;
+        }
+        String storeKey = keys.of(c.charge().limit(), c.charge().clientKey());
+        boolean taken = store.settle(c, storeKey, delta);
+        if (taken && delta < 0) {
+            held.forget(storeKey);
+        }
+        return taken;
+    }
+
     /** How this limiter names its buckets' keys. */
     public StoreKeys keys() {
         return keys;

@@ -147,6 +147,34 @@ public final class RedisRateLimitStore implements RateLimitStore {
         }
     }
 
+    private static final LuaScript SETTLE_BUCKET = LuaScript.named("token-bucket-settle");
+    private static final LuaScript SETTLE_WINDOW = LuaScript.named("fixed-window-settle");
+
+    @Override
+    public boolean settle(LimitPolicy p, String storeKey, long mark, long delta) {
+        List<String> args;
+        LuaScript script;
+        if (algorithm == Algorithm.TOKEN_BUCKET) {
+            script = SETTLE_BUCKET;
+            args = List.of(
+                    Long.toString(p.capacity()),
+                    Long.toString(p.refillTokens()),
+                    Long.toString(p.refillPeriodMicros()),
+                    Long.toString(delta));
+        } else if (algorithm == Algorithm.FIXED_WINDOW) {
+            script = SETTLE_WINDOW;
+            args = List.of(Long.toString(mark), Long.toString(delta));
+        } else {
+            return RateLimitStore.super.settle(p, storeKey, mark, delta);
+        }
+        try {
+            Object r = redis.eval(script, keys(storeKey), args);
+            return algorithm == Algorithm.TOKEN_BUCKET || (Long) r >= 0;
+        } catch (RedisException e) {
+            throw failed("Redis did not settle for limit '" + p.name() + "'", e);
+        }
+    }
+
     @Override
     public Reservation reserve(LimitPolicy policy, String storeKey, Duration maxWait) {
         if (algorithm != Algorithm.TOKEN_BUCKET) {
