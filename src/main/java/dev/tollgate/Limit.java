@@ -47,6 +47,8 @@ import java.util.Set;
  * @param lease how long a server holds tokens it takes from a client's shared bucket in advance, to spend
  *     them in memory ({@link LimitRules#LIMIT_LEASE_RULE}; token buckets only); default {@link
  *     LimitRules#NO_LEASE}: every call asks Redis. See the reference's "Leased limits"
+ * @param idempotencyWindow how long an admitted call's idempotency key makes its repeats admitted again
+ *     without spending (1 s to 7 days); empty (the default): no call is a repeat
  */
 public record Limit(
         String name,
@@ -63,7 +65,8 @@ public record Limit(
         boolean persist,
         Optional<Limit> candidate,
         CalendarPeriod calendar,
-        Duration lease) {
+        Duration lease,
+        Optional<Duration> idempotencyWindow) {
 
     /** How a limit counts ({@code algorithm}). */
     public enum Algorithm {
@@ -104,9 +107,10 @@ public record Limit(
                 || key == null
                 || keyNormalization == null
                 || candidate == null
-                || lease == null) {
+                || lease == null
+                || idempotencyWindow == null) {
             throw new IllegalArgumentException("limit '" + name + "': algorithm, refillPeriod, key,"
-                    + " keyNormalization, candidate and lease are required");
+                    + " keyNormalization, candidate, lease and idempotencyWindow are required");
         }
         keyNormalization = Set.copyOf(keyNormalization);
         List<ConfigProblem> problems = new ArrayList<>();
@@ -122,6 +126,7 @@ public record Limit(
             problems.add(ConfigProblem.of("period", calendar, CALENDAR_ONLY));
         }
         problems.addAll(LimitRules.checkLease(algorithm, lease));
+        idempotencyWindow.flatMap(Limit::windowProblem).ifPresent(problems::add);
         if (!problems.isEmpty()) {
             throw TollgateConfigException.of(describe(name, problems));
         }
@@ -157,7 +162,8 @@ public record Limit(
                 persist,
                 candidate,
                 null,
-                LimitRules.NO_LEASE);
+                LimitRules.NO_LEASE,
+                Optional.empty());
     }
 
     /** Whether a server leases this limit's tokens ({@link #lease()} not {@link LimitRules#NO_LEASE}). */
@@ -201,6 +207,13 @@ public record Limit(
         return refillTokens > 0;
     }
 
+    private static Optional<ConfigProblem> windowProblem(Duration window) {
+        return LimitRules.idempotencyWindowFits(window)
+                ? Optional.empty()
+                : Optional.of(ConfigProblem.expected(
+                        "idempotency-window", LimitRules.text(window), LimitRules.IDEMPOTENCY_WINDOW_RULE));
+    }
+
     private static List<String> describe(String name, List<ConfigProblem> problems) {
         return problems.stream().map(p -> p.describe("limit '" + name + "': ")).toList();
     }
@@ -226,6 +239,7 @@ public record Limit(
         private CalendarPeriod calendar;
         private boolean refillPeriodGiven;
         private Duration lease = LimitRules.NO_LEASE;
+        private Duration idempotencyWindow;
 
         private Builder(String name, Algorithm algorithm) {
             if (algorithm == null) {
@@ -313,6 +327,16 @@ public record Limit(
         }
 
         /**
+         * How long a call's idempotency key ({@code Idempotency-Key}, or the key given from code) makes a
+         * repeat of an admitted call admitted again without spending: from 1 s to 7 days; null (the
+         * default): calls are never repeats.
+         */
+        public Builder idempotencyWindow(Duration newWindow) {
+            this.idempotencyWindow = newWindow;
+            return this;
+        }
+
+        /**
          * A policy tried beside this one, which never denies: {@code candidate}'s algorithm, capacity,
          * refill, cost and persist, under this limit's name, key and degraded decision; null: none.
          */
@@ -373,6 +397,9 @@ public record Limit(
                     cost,
                     complete ? persist : null));
             problems.addAll(LimitRules.checkLease(algorithm, lease));
+            if (idempotencyWindow != null) {
+                windowProblem(idempotencyWindow).ifPresent(problems::add);
+            }
             if (candidate != null) {
                 candidate.problems().stream().map(p -> p.under("shadow.")).forEach(problems::add);
             }
@@ -401,7 +428,8 @@ public record Limit(
                             c.persist,
                             Optional.empty(),
                             c.calendar,
-                            LimitRules.NO_LEASE));
+                            LimitRules.NO_LEASE,
+                            Optional.empty()));
             return new Limit(
                     name,
                     algorithm,
@@ -417,7 +445,8 @@ public record Limit(
                     persist,
                     shadowed,
                     calendar,
-                    lease);
+                    lease,
+                    Optional.ofNullable(idempotencyWindow));
         }
 
         /** The refill period or window; a calendar quota's longest period. */

@@ -241,6 +241,59 @@ public final class LimitRules {
         return problems;
     }
 
+    /** The longest idempotency key taken ({@code Idempotency-Key}), in characters: a UUID is 36. */
+    public static final int MAX_IDEMPOTENCY_KEY_LENGTH = 255;
+
+    /** What an idempotency key may be. */
+    public static final String IDEMPOTENCY_KEY_RULE = "1 to " + MAX_IDEMPOTENCY_KEY_LENGTH
+            + " visible ASCII characters (no space, quote, backslash or control character), such as a UUID";
+
+    /** The shortest idempotency window: a repeat is a retry, seconds after its call. */
+    public static final Duration MIN_IDEMPOTENCY_WINDOW = Duration.ofSeconds(1);
+
+    /** The longest idempotency window: each admitted call's record lives that long in Redis. */
+    public static final Duration MAX_IDEMPOTENCY_WINDOW = Duration.ofDays(7);
+
+    /** What a limit's idempotency window ({@code idempotency-window}) may be. */
+    public static final String IDEMPOTENCY_WINDOW_RULE = "a duration from 1s to 7d such as 1d";
+
+    /**
+     * What is wrong with {@code key} as an idempotency key ({@link #IDEMPOTENCY_KEY_RULE}), the one check of
+     * its length and characters, made before it is hashed; empty when it is one.
+     */
+    public static java.util.Optional<String> idempotencyKeyProblem(String key) {
+        if (key == null || key.isEmpty()) {
+            return java.util.Optional.of("an idempotency key is " + IDEMPOTENCY_KEY_RULE + ", but it was empty");
+        }
+        if (key.length() > MAX_IDEMPOTENCY_KEY_LENGTH) {
+            return java.util.Optional.of(
+                    "an idempotency key is " + IDEMPOTENCY_KEY_RULE + ", but it had " + key.length() + " characters");
+        }
+        for (int i = 0; i < key.length(); i++) {
+            char c = key.charAt(i);
+            if (c < 0x21 || c > 0x7e || c == '"' || c == '\\') {
+                return java.util.Optional.of("an idempotency key is " + IDEMPOTENCY_KEY_RULE + ", but character "
+                        + (i + 1) + " was U+" + String.format("%04X", (int) c));
+            }
+        }
+        return java.util.Optional.empty();
+    }
+
+    /** Whether {@code window} may be a limit's idempotency window: 1 s to 7 days. */
+    public static boolean idempotencyWindowFits(Duration window) {
+        return window.compareTo(MIN_IDEMPOTENCY_WINDOW) >= 0 && window.compareTo(MAX_IDEMPOTENCY_WINDOW) <= 0;
+    }
+
+    /** What a call's settled cost ({@link Estimate#settle}) may be. */
+    public static final String SETTLED_COST_RULE = "a whole number from 0 to " + MAX_COUNT + " (2^53)";
+
+    /** What is wrong with {@code actual} as a settled cost; empty when it is one. */
+    public static java.util.Optional<String> settledCostProblem(long actual) {
+        return actual >= 0 && actual <= MAX_COUNT
+                ? java.util.Optional.empty()
+                : java.util.Optional.of("a settled cost is " + SETTLED_COST_RULE + ", but was " + actual);
+    }
+
     private static final String NOT_A_QUOTA = "only a token-bucket quota that never refills (refill-tokens=0)"
             + " persists its keys; every other limit's keys expire once forgetting them changes nothing";
 

@@ -25,6 +25,30 @@ public interface RateLimits {
     Decision check(String limit, String clientKey);
 
     /**
+     * Like {@link #check}, for a call that may be a repeat: when the limit keeps idempotency records
+     * ({@code tollgate.limits.<name>.idempotency-window}), a call with the same {@code idempotencyKey} as
+     * one it admitted within that window is admitted again with that call's decision, and spends nothing
+     * (atomically, in the decision's own script). A denied call keeps no record: its retry is decided
+     * afresh. Without a window the key plays no part.
+     *
+     * @param idempotencyKey {@link LimitRules#IDEMPOTENCY_KEY_RULE}, such as a UUID the caller made for
+     *     the logical call
+     * @throws IllegalArgumentException when the key breaks that rule (nothing is spent)
+     * @throws TollgateConfigException when no limit of that name is configured
+     */
+    Decision check(String limit, String clientKey, String idempotencyKey);
+
+    /**
+     * Spends {@code estimate} from {@code clientKey}'s bucket now, to be settled at the call's actual cost
+     * when it ends ({@link Estimate#settle}). A token bucket or a fixed window.
+     *
+     * @param estimate what the call is expected to cost, from 1 to the most one call may cost
+     * @throws IllegalArgumentException when the estimate is below 1
+     * @throws TollgateConfigException when no limit of that name is configured
+     */
+    Estimate estimate(String limit, String clientKey, long estimate);
+
+    /**
      * Like {@link #check}, but when the tokens are not there yet and will have refilled within {@code
      * maxWait}, reserves them at once (later calls queue behind this one) and sleeps on this thread until
      * they are there. A call that would wait longer is denied at once, without sleeping.

@@ -96,6 +96,9 @@ public class RateLimitInterceptor {
         if (outcome instanceof Outcome.BadCost b) {
             throw new IllegalArgumentException(b.problem());
         }
+        if (outcome instanceof Outcome.BadIdempotencyKey b) {
+            throw new IllegalArgumentException(b.problem());
+        }
         throw new IllegalArgumentException("no admission: " + outcome);
     }
 

@@ -196,6 +196,16 @@ public final class Tollgate implements RateLimits, ConcurrencyLimits, AutoClosea
     }
 
     @Override
+    public Decision check(String limit, String clientKey, String idempotencyKey) {
+        return engine.check(limit, clientKey, idempotencyKey);
+    }
+
+    @Override
+    public dev.tollgate.Estimate estimate(String limit, String clientKey, long estimate) {
+        return engine.estimate(limit, clientKey, estimate);
+    }
+
+    @Override
     public Decision acquire(String limit, String clientKey, Duration maxWait) throws InterruptedException {
         return engine.acquire(limit, clientKey, maxWait);
     }

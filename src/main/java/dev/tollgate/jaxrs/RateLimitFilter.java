@@ -11,6 +11,7 @@ import dev.tollgate.internal.config.RateLimitedMethods;
 import dev.tollgate.internal.engine.Admissions;
 import dev.tollgate.internal.engine.Cost;
 import dev.tollgate.internal.engine.Engine;
+import dev.tollgate.internal.engine.IdempotencyKey;
 import dev.tollgate.internal.engine.Outcome;
 import dev.tollgate.internal.ratelimit.Admission;
 import dev.tollgate.spi.CallerInfo;
@@ -70,8 +71,12 @@ public class RateLimitFilter implements ContainerRequestFilter, ContainerRespons
         // A cost the filter cannot read (an entity) is left, with the method's limits, to the interceptor.
         Cost cost = limits.costed() ? HttpCosts.read(request, method, limits.costParameter()) : Cost.CONFIGURED;
         Engine tollgate = runtime.tollgate();
+        IdempotencyKey idempotency = IdempotencyKey.ofHeader(
+                request.getHeaderString(tollgate.settings().http().idempotencyHeader()),
+                request.getMethod(),
+                request.getUriInfo().getRequestUri().getRawPath());
         Outcome outcome = new Admissions(tollgate)
-                .request(limits, cost, charges.of(tollgate, () -> caller(request, tollgate), null));
+                .request(limits, cost, charges.of(tollgate, () -> caller(request, tollgate), null), idempotency);
         if (outcome instanceof Outcome.Admitted a) {
             a.applied().forEach(name -> marks.checked(method, name));
             request.setProperty(APPLIED, a.admission());

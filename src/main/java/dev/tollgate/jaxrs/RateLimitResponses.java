@@ -100,6 +100,9 @@ public final class RateLimitResponses {
         if (outcome instanceof Outcome.BadCost b) {
             return badRequest(b.problem());
         }
+        if (outcome instanceof Outcome.BadIdempotencyKey b) {
+            return badRequest(b.problem());
+        }
         throw new IllegalArgumentException("not a refusal: " + outcome);
     }
 

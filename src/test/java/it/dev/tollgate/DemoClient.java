@@ -3,6 +3,7 @@ package it.dev.tollgate;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.HeaderParam;
 import jakarta.ws.rs.POST;
+import jakarta.ws.rs.PUT;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
@@ -130,6 +131,24 @@ public interface DemoClient {
     @GET
     @Path("/plan")
     Response plan(@HeaderParam("X-Api-Key") String apiKey);
+
+    /** Limit {@code demo-charge}, with an {@code Idempotency-Key} (null: none). */
+    @POST
+    @Path("/charge")
+    Response charge(@HeaderParam("Idempotency-Key") String key, @HeaderParam("X-Forwarded-For") String client);
+
+    /** Limit {@code demo-charge} on another method. */
+    @PUT
+    @Path("/charge")
+    Response replaceCharge(@HeaderParam("Idempotency-Key") String key, @HeaderParam("X-Forwarded-For") String client);
+
+    /** Limit {@code demo-settle} from code: {@code estimate} up front, settled at {@code actual}. */
+    @POST
+    @Path("/settle")
+    Response settle(
+            @QueryParam("customer") String customer,
+            @QueryParam("estimate") long estimate,
+            @QueryParam("actual") long actual);
 
     /** Limit {@code demo-export}; the call costs {@code rows} (sent as written, to send what is no number). */
     @POST

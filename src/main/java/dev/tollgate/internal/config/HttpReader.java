@@ -38,9 +38,22 @@ final class HttpReader {
         int prefix = values.whole(Setting.HTTP_IPV6_PREFIX);
         Optional<ClientHeader> header = values.present(HEADER, ClientHeader::parse, Setting.HTTP_CLIENT_HEADER.rule());
         boolean allowWait = values.flag(Setting.HTTP_ALLOW_WAIT);
+        String idempotencyHeader = values.value(
+                Setting.HTTP_IDEMPOTENCY_HEADER.property(),
+                HttpSettings.DEFAULT_IDEMPOTENCY_HEADER,
+                HttpReader::headerName,
+                Setting.HTTP_IDEMPOTENCY_HEADER.rule());
         return clientHeaderMatchesProxies(values, proxies, header)
-                ? new HttpSettings(global, proxies, header, prefix, allowWait)
-                : new HttpSettings(global, List.of(), Optional.empty(), prefix, allowWait);
+                ? new HttpSettings(global, proxies, header, prefix, allowWait, idempotencyHeader)
+                : new HttpSettings(global, List.of(), Optional.empty(), prefix, allowWait, idempotencyHeader);
+    }
+
+    private static String headerName(String text) {
+        String name = text.trim();
+        if (!HttpSettings.isHeaderName(name)) {
+            throw new IllegalArgumentException();
+        }
+        return name;
     }
 
     /** Trusted proxies need the one header they write; a header without trusted proxies is never read. */

@@ -15,13 +15,29 @@ import java.util.Optional;
  * @param ipv6Prefix how many leading bits of an IPv6 client address form its key (a /64 by default)
  * @param allowWait whether a JAX-RS resource method may wait for a permit ({@code tollgate.http.allow-wait});
  *     by default it may not: a request thread parked on a limit serves nobody meanwhile
+ * @param idempotencyHeader the header a request's idempotency key is read from ({@code
+ *     tollgate.http.idempotency-header}), for the limits with an {@code idempotency-window}
  */
 public record HttpSettings(
         List<String> globalLimits,
         List<Cidr> trustedProxies,
         Optional<ClientHeader> clientHeader,
         int ipv6Prefix,
-        boolean allowWait) {
+        boolean allowWait,
+        String idempotencyHeader) {
+
+    /** The header a request's idempotency key is read from unless {@code tollgate.http.idempotency-header} says. */
+    public static final String DEFAULT_IDEMPOTENCY_HEADER = "Idempotency-Key";
+
+    /** What {@code tollgate.http.idempotency-header} may be. */
+    public static final String IDEMPOTENCY_HEADER_RULE = "a header name: 1-64 letters, digits or '-'";
+
+    private static final java.util.regex.Pattern HEADER_NAME = java.util.regex.Pattern.compile("[A-Za-z0-9-]{1,64}");
+
+    /** Whether {@code name} may be the idempotency header. */
+    public static boolean isHeaderName(String name) {
+        return name != null && HEADER_NAME.matcher(name).matches();
+    }
 
     public HttpSettings {
         globalLimits = List.copyOf(globalLimits);
@@ -31,6 +47,20 @@ public record HttpSettings(
                     + clientHeader + " with " + trustedProxies);
         }
         ClientAddresses.checkIpv6Prefix(ipv6Prefix);
+        if (!isHeaderName(idempotencyHeader)) {
+            throw new IllegalArgumentException(
+                    "idempotencyHeader must be " + IDEMPOTENCY_HEADER_RULE + ", but was " + idempotencyHeader);
+        }
+    }
+
+    /** The idempotency key in {@value #DEFAULT_IDEMPOTENCY_HEADER}. */
+    public HttpSettings(
+            List<String> globalLimits,
+            List<Cidr> trustedProxies,
+            Optional<ClientHeader> clientHeader,
+            int ipv6Prefix,
+            boolean allowWait) {
+        this(globalLimits, trustedProxies, clientHeader, ipv6Prefix, allowWait, DEFAULT_IDEMPOTENCY_HEADER);
     }
 
     /** Resource methods do not wait. */

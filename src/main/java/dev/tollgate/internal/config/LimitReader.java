@@ -70,6 +70,8 @@ final class LimitReader {
                 .shadow(values.value(p + "mode", modes.mode(), LimitMode::parse, Setting.LIMIT_MODE.rule())
                         == LimitMode.SHADOW)
                 .localFallback(values.flag(p + "local-fallback", modes.localFallback()));
+        values.present(p + "idempotency-window", Durations::parse, Setting.IDEMPOTENCY_WINDOW.rule())
+                .ifPresent(limit::idempotencyWindow);
         PropertySource view = hasCandidate ? LimitModes.candidateView(values.source(), name) : values.source();
         values.through(view, () -> {
             if (hasCandidate) {

@@ -77,6 +77,11 @@ enum Setting {
             "64",
             Range.whole(ClientAddresses.SHORTEST_IPV6_PREFIX, ClientAddresses.LONGEST_IPV6_PREFIX)),
     HTTP_ALLOW_WAIT(Scope.GLOBAL, "tollgate.http.allow-wait", "false", SettingsReader.FLAG_RULE),
+    HTTP_IDEMPOTENCY_HEADER(
+            Scope.GLOBAL,
+            "tollgate.http.idempotency-header",
+            HttpSettings.DEFAULT_IDEMPOTENCY_HEADER,
+            HttpSettings.IDEMPOTENCY_HEADER_RULE),
 
     ALGORITHM(
             Scope.CANDIDATE,
@@ -99,6 +104,7 @@ enum Setting {
     LIMIT_MODE(Scope.LIMIT, "mode", "tollgate.mode", MODE.rule),
     LIMIT_LOCAL_FALLBACK(Scope.LIMIT, "local-fallback", "tollgate.local-fallback", SettingsReader.FLAG_RULE),
     LIMIT_LEASE(Scope.LIMIT, "lease", "off", LimitRules.LIMIT_LEASE_RULE),
+    IDEMPOTENCY_WINDOW(Scope.LIMIT, "idempotency-window", "off", LimitRules.IDEMPOTENCY_WINDOW_RULE),
 
     MAX_IN_FLIGHT(Scope.CONCURRENCY, "max-in-flight", "required", LimitRules.MAX_IN_FLIGHT_RULE),
     CONCURRENCY_KEY(Scope.CONCURRENCY, "key", "global", dev.tollgate.Key.RULE),

@@ -80,7 +80,8 @@ public final class TypedSpecs {
                 .withCandidate(candidate)
                 .withLocalFallback(limit.localFallback() ? share : null)
                 .withLoadShare(share)
-                .withLease(limit.lease());
+                .withLease(limit.lease())
+                .withIdempotencyWindow(limit.idempotencyWindow().orElse(null));
     }
 
     /** {@code limit} as the engine holds it. */

@@ -9,6 +9,7 @@ import dev.tollgate.internal.ratelimit.Admission;
 import dev.tollgate.internal.ratelimit.Charge;
 import dev.tollgate.internal.ratelimit.Charged;
 import dev.tollgate.internal.ratelimit.KeySpec;
+import dev.tollgate.internal.ratelimit.Repeat;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -52,6 +53,17 @@ public final class Admissions {
      * waits only where the deployment allows it ({@code tollgate.http.allow-wait}).
      */
     public Outcome request(MethodLimits method, Cost cost, Caller caller) {
+        return request(method, cost, caller, IdempotencyKey.NONE);
+    }
+
+    /**
+     * Like {@link #request(MethodLimits, Cost, Caller)}, for a request that may carry an idempotency key:
+     * the limits that keep idempotency records answer its repeats as they answered it ({@link
+     * dev.tollgate.internal.ratelimit.RateLimiter#admit(List, Duration,
+     * dev.tollgate.internal.ratelimit.Repeat)}); a key that breaks its rule refuses the request when one
+     * of them would read it, before anything is spent.
+     */
+    public Outcome request(MethodLimits method, Cost cost, Caller caller, IdempotencyKey idempotency) {
         HttpSettings http = tollgate.settings().http();
         if (http.globalLimits().isEmpty() && method.limits().isEmpty()) {
             return Outcome.FREE;
@@ -70,7 +82,12 @@ public final class Admissions {
             plan.addAll(ownLimits(method, cost, name -> false));
         }
         boolean mayWait = method.waits() && http.allowWait();
-        return admit(plan, caller, mayWait ? method.maxWait() : Duration.ZERO, here ? method.limits() : List.of());
+        return admit(
+                plan,
+                caller,
+                mayWait ? method.maxWait() : Duration.ZERO,
+                here ? method.limits() : List.of(),
+                idempotency);
     }
 
     /**
@@ -85,7 +102,7 @@ public final class Admissions {
         if (plan.isEmpty()) {
             return Outcome.FREE;
         }
-        return admit(plan, caller, method.waits() ? method.maxWait() : Duration.ZERO, List.of());
+        return admit(plan, caller, method.waits() ? method.maxWait() : Duration.ZERO, List.of(), IdempotencyKey.NONE);
     }
 
     /** The method's limits at its cost, none when it costs 0. */
@@ -99,11 +116,21 @@ public final class Admissions {
                 .toList();
     }
 
-    private Outcome admit(List<Planned> plan, Caller caller, Duration maxWait, List<String> applied) {
+    private Outcome admit(
+            List<Planned> plan, Caller caller, Duration maxWait, List<String> applied, IdempotencyKey idempotency) {
         Admission admission;
         try {
-            admission = tollgate.limiter()
-                    .admit(plan.stream().map(p -> p.charge(caller)).toList(), maxWait);
+            List<Charge> charges = plan.stream().map(p -> p.charge(caller)).toList();
+            Repeat repeat = null;
+            if (idempotency.present()
+                    && charges.stream().anyMatch(c -> c.limit().idempotencyWindow() != null)) {
+                Optional<String> problem = idempotency.problem();
+                if (problem.isPresent()) {
+                    return new Outcome.BadIdempotencyKey(problem.get());
+                }
+                repeat = idempotency.repeat();
+            }
+            admission = tollgate.limiter().admit(charges, maxWait, repeat);
         } catch (ClientKeyTooLongException e) {
             return new Outcome.KeyTooLong(e, headerKey(e.limitName()));
         }

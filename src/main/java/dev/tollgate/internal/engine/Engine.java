@@ -19,11 +19,13 @@ import dev.tollgate.internal.core.Sleeper;
 import dev.tollgate.internal.guard.BreakerState;
 import dev.tollgate.internal.http.ClientAddresses;
 import dev.tollgate.internal.lock.RedisDistributedLock;
+import dev.tollgate.internal.ratelimit.Admission;
 import dev.tollgate.internal.ratelimit.Charge;
 import dev.tollgate.internal.ratelimit.DecisionListener;
 import dev.tollgate.internal.ratelimit.DeniedCache;
 import dev.tollgate.internal.ratelimit.LimitSpec;
 import dev.tollgate.internal.ratelimit.RateLimiter;
+import dev.tollgate.internal.ratelimit.Repeat;
 import dev.tollgate.internal.ratelimit.Reservation;
 import dev.tollgate.internal.ratelimit.ServerShare;
 import dev.tollgate.internal.ratelimit.StoreKeys;
@@ -143,6 +145,21 @@ public final class Engine implements RateLimits, ConcurrencyLimits, AutoCloseabl
     @Override
     public Decision check(String limit, String clientKey) {
         return limiter.check(limit(limit), clientKey);
+    }
+
+    @Override
+    public Decision check(String limit, String clientKey, String idempotencyKey) {
+        return limiter.check(limit(limit), clientKey, Repeat.of(idempotencyKey, "check", limit));
+    }
+
+    @Override
+    public dev.tollgate.Estimate estimate(String limit, String clientKey, long estimate) {
+        if (estimate < 1) {
+            throw new IllegalArgumentException("limit '" + limit + "': an estimate must be >= 1, but was " + estimate);
+        }
+        Charge c = Charge.of(limit(limit), clientKey).costing(estimate);
+        Admission a = limiter.admit(java.util.List.of(c), Duration.ZERO);
+        return new Settlement(limiter, a.charged().get(0));
     }
 
     @Override

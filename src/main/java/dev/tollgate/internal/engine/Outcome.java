@@ -52,4 +52,7 @@ public sealed interface Outcome {
 
     /** The call's cost is not a whole number &ge; 0 ({@link Cost#bad}); nothing was spent. */
     record BadCost(String problem) implements Outcome {}
+
+    /** The call's idempotency key breaks its rule ({@code LimitRules.idempotencyKeyProblem}); nothing was spent. */
+    record BadIdempotencyKey(String problem) implements Outcome {}
 }

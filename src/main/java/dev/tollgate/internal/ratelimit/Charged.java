@@ -15,8 +15,23 @@ import java.time.Duration;
  * @param spent whether tokens were taken from the shared store (or reserved), which a refund gives back;
  *     never for a degraded decision, a held denial or a denial
  * @param cause why the decision is degraded; null when the store decided
+ * @param replay the key of the call's idempotency record, which a refund deletes; null without one
+ * @param replayed whether the store answered a repeat of an admitted call (nothing spent)
  */
-public record Charged(Charge charge, Decision decision, long mark, Duration delay, boolean spent, DegradedCause cause) {
+public record Charged(
+        Charge charge,
+        Decision decision,
+        long mark,
+        Duration delay,
+        boolean spent,
+        DegradedCause cause,
+        String replay,
+        boolean replayed) {
+
+    /** A part that is no repeat. */
+    public Charged(Charge charge, Decision decision, long mark, Duration delay, boolean spent, DegradedCause cause) {
+        this(charge, decision, mark, delay, spent, cause, null, false);
+    }
 
     /** A part the store decided (or that never asked it). */
     public Charged(Charge charge, Decision decision, long mark, Duration delay, boolean spent) {

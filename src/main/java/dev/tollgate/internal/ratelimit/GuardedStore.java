@@ -31,9 +31,22 @@ final class GuardedStore implements Stage {
             Reservation r = guard.call(key, () -> store.reserve(c.spentPolicy(), key, ask.maxWait()));
             return new Charged(c, r.decision(), 0, r.delay(), r.decision().allowed());
         }
-        Spent s = guard.call(key, () -> store.spend(c.spentPolicy(), key));
+        String replay = ask.replay();
+        Spent s = replay == null
+                ? guard.call(key, () -> store.spend(c.spentPolicy(), key))
+                : guard.call(
+                        key,
+                        () -> store.spend(
+                                c.spentPolicy(), key, replay, c.limit().idempotencyWindow()));
         return new Charged(
-                c, s.decision(), s.mark(), Duration.ZERO, s.decision().allowed());
+                c,
+                s.decision(),
+                s.mark(),
+                Duration.ZERO,
+                s.decision().allowed() && !s.replayed(),
+                null,
+                replay,
+                s.replayed());
     }
 
     /** Gives {@code c}'s tokens back to the bucket at {@code storeKey}; false when the store cannot be asked. */
@@ -41,7 +54,7 @@ final class GuardedStore implements Stage {
         RateLimitStore store = store(c.charge().limit());
         try {
             guard.call(storeKey, () -> {
-                store.refund(c.charge().spentPolicy(), storeKey, c.mark());
+                store.refund(c.charge().spentPolicy(), storeKey, c.mark(), c.replay());
                 return null;
             });
             return true;
@@ -78,6 +91,16 @@ final class GuardedStore implements Stage {
                 return null;
             });
             return true;
+        } catch (StoreUnavailableException e) {
+            return false;
+        }
+    }
+
+    /** Settles {@code c} at {@code delta} more (or less); false when the store cannot be asked or took nothing. */
+    boolean settle(Charged c, String storeKey, long delta) {
+        RateLimitStore store = store(c.charge().limit());
+        try {
+            return guard.call(storeKey, () -> store.settle(c.charge().spentPolicy(), storeKey, c.mark(), delta));
         } catch (StoreUnavailableException e) {
             return false;
         }

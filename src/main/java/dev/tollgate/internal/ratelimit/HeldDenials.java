@@ -27,7 +27,7 @@ final class HeldDenials implements Stage {
 
     @Override
     public Charged apply(Ask ask) {
-        if (denials == null || !ask.charge().own() || ask.waits()) {
+        if (denials == null || !ask.charge().own() || ask.waits() || ask.replay() != null) {
             return next.apply(ask);
         }
         Decision held = denials.denial(ask.storeKey()).orElse(null);

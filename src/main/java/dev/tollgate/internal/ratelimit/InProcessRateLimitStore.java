@@ -23,9 +23,15 @@ public final class InProcessRateLimitStore implements RateLimitStore {
 
     private final Kept<?> kept;
 
+    /** Idempotency records, as {@code idempotency.lua}: an admitted call's answer until its window ends. */
+    private final ExpiringMap<Record> records;
+
+    private record Record(Decision decision, long expiresAt) {}
+
     private <S> InProcessRateLimitStore(MicrosClock clock, InProcessArithmetic<S> arithmetic, int maxKeys) {
         this.kept =
                 new Kept<>(new ExpiringMap<>(clock, arithmetic::expiresAt, maxKeys, arithmetic::weight), arithmetic);
+        this.records = new ExpiringMap<>(clock, Record::expiresAt, maxKeys, r -> 1);
     }
 
     /** Token buckets, as {@code token-bucket.lua}. */
@@ -85,6 +91,31 @@ public final class InProcessRateLimitStore implements RateLimitStore {
         kept.refund(policy, storeKey, mark);
     }
 
+    /**
+     * As {@code idempotency.lua}: the record's key is locked while the bucket decides, so a repeat that
+     * arrives meanwhile waits for the first attempt's answer.
+     */
+    @Override
+    public Spent spend(LimitPolicy policy, String storeKey, String replay, java.time.Duration window) {
+        return records.update(replay, (live, now) -> {
+            if (live != null) {
+                Decision d = live.decision();
+                return new ExpiringMap.Updated<>(live, new Spent(d, 0, true));
+            }
+            Spent s = kept.spend(policy, storeKey);
+            Record kept = s.decision().allowed() ? new Record(s.decision(), now + window.toNanos() / 1000) : null;
+            return new ExpiringMap.Updated<>(kept, s);
+        });
+    }
+
+    @Override
+    public void refund(LimitPolicy policy, String storeKey, long mark, String replay) {
+        if (replay != null) {
+            records.update(replay, (live, now) -> new ExpiringMap.Updated<>(null, null));
+        }
+        kept.refund(policy, storeKey, mark);
+    }
+
     /** Number of keys held, expired or not. */
     public int size() {
         return kept.entries().size();
@@ -98,6 +129,7 @@ public final class InProcessRateLimitStore implements RateLimitStore {
     @Override
     public void close() {
         kept.entries().clear();
+        records.clear();
     }
 
     private record Kept<S>(ExpiringMap<S> entries, InProcessArithmetic<S> arithmetic) {

@@ -26,6 +26,8 @@ import java.util.List;
  *     #localShare}); null: the local fallback's policy, else the share of one server
  * @param lease how long this server holds the tokens it leases of a client's bucket ({@link Leases});
  *     {@link LimitRules#NO_LEASE}: every call asks the store
+ * @param idempotencyWindow how long a record of an admitted call's idempotency key lives, its repeats
+ *     admitted again without spending ({@code idempotency-window}); null: no call is a repeat
  */
 public record LimitSpec(
         LimitPolicy policy,
@@ -37,7 +39,8 @@ public record LimitSpec(
         LimitPolicy localFallback,
         KeyNormalization keyNormalization,
         LimitPolicy loadShare,
-        Duration lease) {
+        Duration lease,
+        Duration idempotencyWindow) {
 
     /** The longest a token bucket may take to refill from empty, and so the longest its key lives: 100 years. */
     public static final Duration MAX_REFILL_FROM_EMPTY = LimitRules.MAX_PERIOD;
@@ -67,9 +70,13 @@ public record LimitSpec(
         if (loadShare == null) {
             loadShare = localFallback != null ? localFallback : localShare(policy, algorithm, 1);
         }
+        if (idempotencyWindow != null && !LimitRules.idempotencyWindowFits(idempotencyWindow)) {
+            throw new IllegalArgumentException("limit '" + policy.name() + "': idempotency-window must be "
+                    + LimitRules.IDEMPOTENCY_WINDOW_RULE + ", but was " + idempotencyWindow);
+        }
     }
 
-    /** Not leased. */
+    /** Neither leased nor keeping idempotency records. */
     public LimitSpec(
             LimitPolicy policy,
             Algorithm algorithm,
@@ -90,7 +97,8 @@ public record LimitSpec(
                 localFallback,
                 keyNormalization,
                 loadShare,
-                LimitRules.NO_LEASE);
+                LimitRules.NO_LEASE,
+                null);
     }
 
     /**
@@ -178,7 +186,8 @@ public record LimitSpec(
                 localFallback,
                 keyNormalization,
                 loadShare,
-                lease);
+                lease,
+                idempotencyWindow);
     }
 
     /** This limit with a candidate tried beside it (a spec in {@link LimitMode#CANDIDATE}), or none (null). */
@@ -193,25 +202,56 @@ public record LimitSpec(
                 localFallback,
                 keyNormalization,
                 loadShare,
-                lease);
+                lease,
+                idempotencyWindow);
     }
 
     /** This limit deciding in process by {@code fallback} while the store cannot be asked; null: never. */
     public LimitSpec withLocalFallback(LimitPolicy fallback) {
         return new LimitSpec(
-                policy, algorithm, key, failOpen, mode, candidate, fallback, keyNormalization, loadShare, lease);
+                policy,
+                algorithm,
+                key,
+                failOpen,
+                mode,
+                candidate,
+                fallback,
+                keyNormalization,
+                loadShare,
+                lease,
+                idempotencyWindow);
     }
 
     /** This limit normalising client keys by {@code normalization}. */
     public LimitSpec withKeyNormalization(KeyNormalization normalization) {
         return new LimitSpec(
-                policy, algorithm, key, failOpen, mode, candidate, localFallback, normalization, loadShare, lease);
+                policy,
+                algorithm,
+                key,
+                failOpen,
+                mode,
+                candidate,
+                localFallback,
+                normalization,
+                loadShare,
+                lease,
+                idempotencyWindow);
     }
 
     /** This limit deciding in process by {@code share} when this server's load keeps a call from Redis. */
     public LimitSpec withLoadShare(LimitPolicy share) {
         return new LimitSpec(
-                policy, algorithm, key, failOpen, mode, candidate, localFallback, keyNormalization, share, lease);
+                policy,
+                algorithm,
+                key,
+                failOpen,
+                mode,
+                candidate,
+                localFallback,
+                keyNormalization,
+                share,
+                lease,
+                idempotencyWindow);
     }
 
     /** This limit leased for {@code newLease} ({@link Leases}); {@link LimitRules#NO_LEASE}: not leased. */
@@ -226,11 +266,28 @@ public record LimitSpec(
                 localFallback,
                 keyNormalization,
                 loadShare,
-                newLease);
+                newLease,
+                idempotencyWindow);
     }
 
     /** Whether this server leases the limit's tokens: an enforced or shadow limit with a lease, never a candidate. */
     public boolean leased() {
         return !lease.isZero() && mode != LimitMode.CANDIDATE;
+    }
+
+    /** This limit keeping records of admitted calls' idempotency keys for {@code window}; null: never. */
+    public LimitSpec withIdempotencyWindow(Duration window) {
+        return new LimitSpec(
+                policy,
+                algorithm,
+                key,
+                failOpen,
+                mode,
+                candidate,
+                localFallback,
+                keyNormalization,
+                loadShare,
+                lease,
+                window);
     }
 }

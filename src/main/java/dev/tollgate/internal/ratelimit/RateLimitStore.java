@@ -103,6 +103,44 @@ public interface RateLimitStore extends AutoCloseable {
      */
     void refund(LimitPolicy policy, String storeKey, long mark);
 
+    /**
+     * Like {@link #spend}, for a call that carries an idempotency key, in the same atomic step: when the
+     * record {@code replay} holds an admitted call's answer, that answer again ({@link Spent#replayed()}),
+     * nothing spent; else the decision, and when it admits the call, the record, kept for {@code window}.
+     *
+     * @param replay the record's key ({@link StoreKeys#replay}), in {@code storeKey}'s Cluster slot
+     * @throws StoreUnavailableException when the store cannot be asked
+     * @throws UnsupportedOperationException for a store that keeps no records
+     */
+    default Spent spend(LimitPolicy policy, String storeKey, String replay, java.time.Duration window) {
+        throw new UnsupportedOperationException(
+                "limit '" + policy.name() + "': this store keeps no idempotency records");
+    }
+
+    /**
+     * Like {@link #refund}, and forgets the call's idempotency record {@code replay} (null: none) in the
+     * same step: the spend is given back, so a repeat is charged as a new call.
+     */
+    default void refund(LimitPolicy policy, String storeKey, long mark, String replay) {
+        refund(policy, storeKey, mark);
+    }
+
+    /**
+     * Settles a spend at its actual cost: gives back {@code -delta}, or charges {@code delta} on top (a
+     * token bucket into debt; a fixed window past its limit, while it is the call's window), in one
+     * atomic step.
+     *
+     * @param mark the spend's {@link Spent#mark()}
+     * @param delta the actual cost minus what was spent, not 0
+     * @return whether the store took it (a fixed window that has ended since takes nothing)
+     * @throws StoreUnavailableException when the store cannot be asked
+     * @throws UnsupportedOperationException for a store that does not settle (a sliding window, in process)
+     */
+    default boolean settle(LimitPolicy policy, String storeKey, long mark, long delta) {
+        throw new UnsupportedOperationException("limit '" + policy.name()
+                + "': only a token bucket or a fixed window in Redis settles a call's actual cost");
+    }
+
     /** Releases connections and threads. */
     @Override
     void close();

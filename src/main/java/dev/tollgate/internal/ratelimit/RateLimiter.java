@@ -130,6 +130,18 @@ public final class RateLimiter {
         return new Reservation(c.decision(), c.delay());
     }
 
+    /**
+     * Like {@link #check(LimitSpec, String)}, for a call that carries an idempotency key: when the limit
+     * keeps idempotency records, a repeat of a call it admitted is admitted again, spending nothing.
+     *
+     * @param repeat the call's idempotency key; null: none
+     */
+    public Decision check(LimitSpec limit, String clientKey, Repeat repeat) {
+        return chain.apply(
+                        new Ask(Charge.of(limit, clientKey), keys.of(limit, clientKey), Duration.ZERO, false, repeat))
+                .decision();
+    }
+
     private Charged decide(Ask ask) {
         return chain.apply(ask);
     }
@@ -153,13 +165,27 @@ public final class RateLimiter {
      *     before anything is spent
      */
     public Admission admit(List<Charge> charges, Duration maxWait) {
+        return admit(charges, maxWait, null);
+    }
+
+    /**
+     * Like {@link #admit(List, Duration)}, for a call that carries an idempotency key: each limit that
+     * keeps idempotency records ({@link LimitSpec#idempotencyWindow()}) answers a repeat of a call it
+     * admitted with that call's decision again, spending nothing, in the decision's own script; a
+     * denial keeps no record, and a refund forgets it. So a repeat gets the first attempt's
+     * all-or-nothing answer: admitted when every limit admitted it (nothing spent again), and else
+     * decided afresh, as the first attempt was given nothing.
+     *
+     * @param repeat the call's idempotency key; null: none
+     */
+    public Admission admit(List<Charge> charges, Duration maxWait, Repeat repeat) {
         // A key too long for any bucket refuses the call before any limit is spent.
         charges.forEach(c -> StoreKeys.checkLength(c.name(), c.clientKey()));
         List<Charged> charged = new ArrayList<>(charges.size());
         Duration wait = bounded(maxWait);
         try {
             for (Charge c : charges) {
-                charged.add(chain.apply(new Ask(c, keys.of(c.limit(), c.clientKey()), wait, true)));
+                charged.add(chain.apply(new Ask(c, keys.of(c.limit(), c.clientKey()), wait, true, repeat)));
             }
         } finally {
             if (charged.size() < charges.size()
@@ -203,6 +229,35 @@ public final class RateLimiter {
     /** Gives back the leases whose time is over now: what the sweep does, for tests that drive it. */
     public void sweepLeases() {
         leases.sweep();
+    }
+
+    /**
+     * Settles an admitted charge at its {@code actual} cost: the difference to what it spent is given
+     * back or charged on top ({@link RateLimitStore#settle}); a denial held for the key is forgotten when
+     * tokens came back. Nothing is asked when the two are equal.
+     *
+     * @return whether the store took it
+     * @throws IllegalArgumentException when {@code actual} breaks {@link dev.tollgate.LimitRules#SETTLED_COST_RULE}
+     * @throws IllegalStateException when the charge spent nothing (a denial, a degraded decision, a repeat)
+     */
+    public boolean settle(Charged c, long actual) {
+        dev.tollgate.LimitRules.settledCostProblem(actual).ifPresent(p -> {
+            throw new IllegalArgumentException("limit '" + c.charge().name() + "': " + p);
+        });
+        if (!c.spent()) {
+            throw new IllegalStateException(
+                    "limit '" + c.charge().name() + "': a call that spent nothing has" + " nothing to settle");
+        }
+        long delta = actual - c.charge().cost();
+        if (delta == 0) {
+            return true;
+        }
+        String storeKey = keys.of(c.charge().limit(), c.charge().clientKey());
+        boolean taken = store.settle(c, storeKey, delta);
+        if (taken && delta < 0) {
+            held.forget(storeKey);
+        }
+        return taken;
     }
 
     /** How this limiter names its buckets' keys. */

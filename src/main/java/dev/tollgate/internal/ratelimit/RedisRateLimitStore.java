@@ -141,9 +141,27 @@ public final class RedisRateLimitStore implements RateLimitStore {
         } catch (RedisException e) {
             throw failed("Redis did not decide for limit '" + policy.name() + "'", e);
         }
+        return spent(reply);
+    }
+
+    @Override
+    public Spent spend(LimitPolicy policy, String storeKey, String replay, Duration window) {
+        List<String> args = new java.util.ArrayList<>(args(policy));
+        args.add(Long.toString(window.toMillis()));
+        Object reply;
+        try {
+            reply = redis.eval(SCRIPTS.get(algorithm), List.of(storeKey, StoreKeys.rules(storeKey), replay), args);
+        } catch (RedisException e) {
+            throw failed("Redis did not decide for limit '" + policy.name() + "'", e);
+        }
+        return spent(reply);
+    }
+
+    /** A script's answer: {@code {allowed, remaining, retry us, full us[, mark[, replayed]]}}. */
+    private static Spent spent(Object reply) {
         List<?> r = (List<?>) reply;
         Decision d = Decision.ofMicros((Long) r.get(0) == 1L, (Long) r.get(1), (Long) r.get(2), (Long) r.get(3));
-        return new Spent(d, r.size() > 4 ? (Long) r.get(4) : 0);
+        return new Spent(d, r.size() > 4 ? (Long) r.get(4) : 0, r.size() > 5 && (Long) r.get(5) == 1L);
     }
 
     /**
@@ -189,13 +207,47 @@ public final class RedisRateLimitStore implements RateLimitStore {
 
     @Override
     public void refund(LimitPolicy policy, String storeKey, long mark) {
+        refund(policy, storeKey, mark, null);
+    }
+
+    @Override
+    public void refund(LimitPolicy policy, String storeKey, long mark, String replay) {
+        List<String> keys = replay == null ? keys(storeKey) : List.of(storeKey, StoreKeys.rules(storeKey), replay);
         List<String> args = algorithm == Algorithm.TOKEN_BUCKET
                 ? List.of(Long.toString(policy.capacity()), Long.toString(policy.cost()))
                 : List.of(Long.toString(mark), Long.toString(policy.cost()));
         try {
-            redis.eval(REFUNDS.get(algorithm), keys(storeKey), args);
+            redis.eval(REFUNDS.get(algorithm), keys, args);
         } catch (RedisException e) {
             throw failed("Redis did not give back for limit '" + policy.name() + "'", e);
+        }
+    }
+
+    private static final LuaScript SETTLE_BUCKET = LuaScript.named("token-bucket-settle");
+    private static final LuaScript SETTLE_WINDOW = LuaScript.named("fixed-window-settle");
+
+    @Override
+    public boolean settle(LimitPolicy p, String storeKey, long mark, long delta) {
+        List<String> args;
+        LuaScript script;
+        if (algorithm == Algorithm.TOKEN_BUCKET) {
+            script = SETTLE_BUCKET;
+            args = List.of(
+                    Long.toString(p.capacity()),
+                    Long.toString(p.refillTokens()),
+                    Long.toString(p.refillPeriodMicros()),
+                    Long.toString(delta));
+        } else if (algorithm == Algorithm.FIXED_WINDOW) {
+            script = SETTLE_WINDOW;
+            args = List.of(Long.toString(mark), Long.toString(delta));
+        } else {
+            return RateLimitStore.super.settle(p, storeKey, mark, delta);
+        }
+        try {
+            Object r = redis.eval(script, keys(storeKey), args);
+            return algorithm == Algorithm.TOKEN_BUCKET || (Long) r >= 0;
+        } catch (RedisException e) {
+            throw failed("Redis did not settle for limit '" + p.name() + "'", e);
         }
     }
 

@@ -26,6 +26,14 @@ final class Shadow implements Stage {
         log.wouldDeny(ask.limit());
         Decision d = out.decision();
         Decision passed = new Decision(true, d.remaining(), Duration.ZERO, d.resetAfter(), d.degraded());
-        return new Charged(out.charge(), passed, out.mark(), Duration.ZERO, out.spent(), out.cause());
+        return new Charged(
+                out.charge(),
+                passed,
+                out.mark(),
+                Duration.ZERO,
+                out.spent(),
+                out.cause(),
+                out.replay(),
+                out.replayed());
     }
 }

@@ -108,6 +108,24 @@ public final class StoreKeys {
         return withCode(storeKey, "op");
     }
 
+    /**
+     * The key of a call's idempotency record beside the bucket at {@code storeKey}: {@code
+     * [<key prefix>]tg:ik:{<limit>:<hash>}:<fingerprint>}, in the bucket's Cluster slot, so the decision's
+     * script reads and writes it in the same step.
+     */
+    public static String replay(String storeKey, Repeat repeat) {
+        if (!hasRules(storeKey)) {
+            throw new IllegalArgumentException("not a store key: " + storeKey);
+        }
+        return withCode(storeKey, "ik") + ":" + repeat.fingerprint();
+    }
+
+    /** 128 bits of SHA-256 of {@code text}, base64url: what an idempotency record's key ends in. */
+    static String fingerprint(String text) {
+        byte[] digest = SHA_256.get().digest(text.getBytes(StandardCharsets.UTF_8));
+        return BASE64URL.encodeToString(Arrays.copyOf(digest, 16));
+    }
+
     /** Whether {@code storeKey} ends in a hash tag after a code, as every key of {@link #of} does, and so has {@link #rules}. */
     public static boolean hasRules(String storeKey) {
         int brace = storeKey.indexOf('{');

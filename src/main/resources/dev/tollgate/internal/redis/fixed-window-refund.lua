@@ -15,6 +15,8 @@ local cost = whole(ARGV[2], 1, MAX)
 if not (ends and cost) then
   return redis.error_reply('TOLLGATE_ARGS fixed-window-refund: bad arguments ' .. table.concat(ARGV, ' '))
 end
+-- The call's idempotency record (idempotency.lua), optional: its spend is given back, so a repeat is charged.
+if KEYS[3] then redis.call('DEL', KEYS[3]) end
 local state = redis.call('HMGET', key, 'e', 'n')
 local e = tonumber(state[1])
 local n = tonumber(state[2])

@@ -7,6 +7,7 @@
 -- ARGV[2]  the window, in microseconds, 1..2^53
 -- ARGV[3]  cost of this call, 1..limit
 -- KEYS[2]  the client's operator rules (operator.lua), optional
+-- KEYS[3]  the call's idempotency record (idempotency.lua), optional; ARGV[4] its window in ms
 -- Returns  {allowed 1|0, left in this window, retry-after us, until the window ends us, when the window
 --          ends (us): what fixed-window-refund.lua takes to give an admitted call back}
 local MAX = 9007199254740992 -- 2^53: every count and time here stays exact in Lua's doubles
@@ -15,13 +16,19 @@ local function whole(v, lo, hi)
   if n and n == math.floor(n) and n >= lo and n <= hi then return n end
 end
 -- #include operator
+-- #include idempotency
 local key = KEYS[1]
 local limit = whole(ARGV[1], 1, MAX)
 local window = whole(ARGV[2], 1, MAX)
 local cost = limit and whole(ARGV[3], 1, limit)
-if not (limit and window and cost) then
+local idem = idem_window(KEYS[3], ARGV[4])
+if not (limit and window and cost and idem ~= false) then
   return redis.error_reply('TOLLGATE_ARGS fixed-window: bad arguments ' .. table.concat(ARGV, ' '))
 end
+
+-- A repeat of an admitted call (idempotency.lua) is answered as it was, and spends nothing.
+local replayed = idem_replay(KEYS[3])
+if replayed then return replayed end
 
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000000 + tonumber(t[2])
@@ -54,4 +61,4 @@ n = n + cost
 redis.call('HSET', key, 'e', string.format('%d', e), 'n', string.format('%d', n))
 -- The count means nothing once its window has ended.
 redis.call('PEXPIRE', key, string.format('%d', math.ceil(ends_in / 1000)))
-return {1, limit - n, 0, ends_in, e}
+return idem_keep(KEYS[3], idem, {1, limit - n, 0, ends_in, e})

@@ -15,6 +15,8 @@ local cost = whole(ARGV[2], 1, 1000)
 if not (stamp and cost) then
   return redis.error_reply('TOLLGATE_ARGS sliding-window-refund: bad arguments ' .. table.concat(ARGV, ' '))
 end
+-- The call's idempotency record (idempotency.lua), optional: its spend is given back, so a repeat is charged.
+if KEYS[3] then redis.call('DEL', KEYS[3]) end
 local s = string.format('%d', stamp)
 local members = {}
 for i = 1, cost do

@@ -13,6 +13,7 @@
 -- ARGV[2]  the window, in microseconds, 1..2^53
 -- ARGV[3]  cost of this call, 1..min(limit, 1000)
 -- KEYS[2]  the client's operator rules (operator.lua), optional; an override's limit is at most 10,000 too
+-- KEYS[3]  the call's idempotency record (idempotency.lua), optional; ARGV[4] its window in ms
 -- Returns  {allowed 1|0, left in the window, retry-after us, until the window is empty us, the admitted
 --          call's stamp (us; 0 when denied): what sliding-window-refund.lua takes to give it back}
 local MAX = 9007199254740992 -- 2^53: every time here stays exact in Lua's doubles
@@ -21,13 +22,19 @@ local function whole(v, lo, hi)
   if n and n == math.floor(n) and n >= lo and n <= hi then return n end
 end
 -- #include operator
+-- #include idempotency
 local key = KEYS[1]
 local limit = whole(ARGV[1], 1, 10000)
 local window = whole(ARGV[2], 1, MAX)
 local cost = limit and whole(ARGV[3], 1, math.min(limit, 1000))
-if not (limit and window and cost) then
+local idem = idem_window(KEYS[3], ARGV[4])
+if not (limit and window and cost and idem ~= false) then
   return redis.error_reply('TOLLGATE_ARGS sliding-window: bad arguments ' .. table.concat(ARGV, ' '))
 end
+
+-- A repeat of an admitted call (idempotency.lua) is answered as it was, and spends nothing.
+local replayed = idem_replay(KEYS[3])
+if replayed then return replayed end
 
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000000 + tonumber(t[2])
@@ -78,4 +85,4 @@ end
 count = count + cost
 -- Forgotten one window after the newest entry, when every entry has left anyway.
 redis.call('PEXPIRE', key, string.format('%d', math.ceil((stamp + window - now) / 1000)))
-return {1, limit - count, 0, stamp + window - now, stamp}
+return idem_keep(KEYS[3], idem, {1, limit - count, 0, stamp + window - now, stamp})

@@ -21,6 +21,8 @@ local cost = capacity and whole(ARGV[2], 1, capacity)
 if not (capacity and cost) then
   return redis.error_reply('TOLLGATE_ARGS token-bucket-refund: bad arguments ' .. table.concat(ARGV, ' '))
 end
+-- The call's idempotency record (idempotency.lua), optional: its spend is given back, so a repeat is charged.
+if KEYS[3] then redis.call('DEL', KEYS[3]) end
 -- The whole tokens as of the state's own instant (no refill is needed for that).
 local w, s = bucket_read(key)
 -- Operator rules (operator.lua): the capacity of an override in force.

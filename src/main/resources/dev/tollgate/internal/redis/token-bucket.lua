@@ -6,6 +6,7 @@
 -- ARGV[2]  tokens added per period, 0..2^53 (0: the bucket never refills)
 -- ARGV[3]  the period, in microseconds, 1..2^53
 -- ARGV[4]  cost of this call, 1..capacity
+-- KEYS[3]  the call's idempotency record (idempotency.lua), optional; ARGV[5] its window in ms
 -- Returns  {allowed 1|0, whole tokens left, retry-after us, until-full us}; -1 means never.
 local MAX = 9007199254740992 -- 2^53: every count and time here stays exact in Lua's doubles
 local function whole(v, lo, hi)
@@ -14,14 +15,20 @@ local function whole(v, lo, hi)
 end
 -- #include operator
 -- #include bucket
+-- #include idempotency
 local key = KEYS[1]
 local capacity = whole(ARGV[1], 1, MAX)
 local refill = whole(ARGV[2], 0, MAX)
 local period = whole(ARGV[3], 1, MAX)
 local cost = capacity and whole(ARGV[4], 1, capacity)
-if not (capacity and refill and period and cost) then
+local idem = idem_window(KEYS[3], ARGV[5])
+if not (capacity and refill and period and cost and idem ~= false) then
   return redis.error_reply('TOLLGATE_ARGS token-bucket: bad arguments ' .. table.concat(ARGV, ' '))
 end
+
+-- A repeat of an admitted call (idempotency.lua) is answered as it was, and spends nothing.
+local replayed = idem_replay(KEYS[3])
+if replayed then return replayed end
 
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000000 + tonumber(t[2])
@@ -80,4 +87,4 @@ if allowed == 1 or rebased then
 else
   bucket_expire(key, life)
 end
-return {allowed, math.max(0, w), retry_in, full_in}
+return idem_keep(KEYS[3], idem, {allowed, math.max(0, w), retry_in, full_in})

@@ -190,6 +190,8 @@ class SettingNamesTest {
                 "56",
                 "TOLLGATE_HTTP_ALLOW_WAIT",
                 "true",
+                "TOLLGATE_HTTP_IDEMPOTENCY_HEADER",
+                "X-Request-Id",
                 "TOLLGATE_MODE",
                 "shadow",
                 "TOLLGATE_LOCAL_FALLBACK",
@@ -227,7 +229,8 @@ class SettingNamesTest {
                         List.of(Cidr.parse("10.0.0.0/8")),
                         Optional.of(ClientHeader.FORWARDED),
                         56,
-                        true),
+                        true,
+                        "X-Request-Id"),
                 s.http());
         LimitSpec demo = s.limit("demo").orElseThrow();
         assertEquals(dev.tollgate.internal.ratelimit.LimitMode.SHADOW, demo.mode(), "TOLLGATE_MODE");
@@ -247,7 +250,7 @@ class SettingNamesTest {
                 "TOLLGATE_LIMITS_DEMO_KEY_NORMALIZE, not demo_key's normalize");
         assertEquals(5, s.guard().failureThreshold(), "TOLLGATE_BREAKER_FAILURES");
         assertEquals(Duration.ofSeconds(2), s.guard().breakerDelay(), "TOLLGATE_BREAKER_DELAY");
-        assertEquals(SettingsReader.GLOBAL.size(), 21, "a new setting needs a line here");
+        assertEquals(SettingsReader.GLOBAL.size(), 22, "a new setting needs a line here");
     }
 
     @Test
@@ -267,7 +270,7 @@ class SettingNamesTest {
             value = {
                 "TOLLGATE_REDIS_TIMOUT|did you mean TOLLGATE_REDIS_TIMEOUT (tollgate.redis.timeout)?",
                 "TOLLGATE_FAILOPEN|did you mean TOLLGATE_FAIL_OPEN (tollgate.fail-open)?",
-                "TOLLGATE_LIMITS_DEMO_FAIL_OPN|a limit's variables are TOLLGATE_LIMITS_<NAME>_<SETTING>, the setting one of ALGORITHM, ANCHOR, CAPACITY, COST, FAIL_OPEN, KEY, KEY_NORMALIZE, LEASE, LOCAL_FALLBACK, MODE, PERIOD, PERSIST, PLANS, PLAN_RESOLVER, REFILL_PERIOD, REFILL_TOKENS, ZONE",
+                "TOLLGATE_LIMITS_DEMO_FAIL_OPN|a limit's variables are TOLLGATE_LIMITS_<NAME>_<SETTING>, the setting one of ALGORITHM, ANCHOR, CAPACITY, COST, FAIL_OPEN, IDEMPOTENCY_WINDOW, KEY, KEY_NORMALIZE, LEASE, LOCAL_FALLBACK, MODE, PERIOD, PERSIST, PLANS, PLAN_RESOLVER, REFILL_PERIOD, REFILL_TOKENS, ZONE",
                 "TOLLGATE_LIMITS_CAPACITY|a limit's variables are",
                 "TOLLGATE_LOCKS_NIGHTLY_TIL|a lock's variables are TOLLGATE_LOCKS_<NAME>_TTL, _AT_LEAST and _KEEP_ALIVE",
                 "TOLLGATE_CONCURRENCY_REPORTS_MAX|a concurrency limit's variables are TOLLGATE_CONCURRENCY_<NAME>_<SETTING>",

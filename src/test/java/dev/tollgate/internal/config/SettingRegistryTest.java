@@ -170,7 +170,7 @@ class SettingRegistryTest {
 
     @Test
     void theNamesTollgateAcceptsAreTheRegistrys() {
-        assertEquals(21, SettingsReader.GLOBAL.size());
+        assertEquals(22, SettingsReader.GLOBAL.size());
         assertTrue(SettingNames.LIMIT_SETTINGS.containsAll(LimitModes.CANDIDATE_SETTINGS));
         assertEquals(Set.of("ttl", "at-least", "keep-alive"), SettingNames.LOCK_SETTINGS);
         assertEquals(Set.of("max-in-flight", "key", "lease", "fail-open"), SettingNames.CONCURRENCY_SETTINGS);
