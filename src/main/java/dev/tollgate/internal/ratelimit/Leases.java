@@ -22,7 +22,9 @@ import java.util.function.LongSupplier;
  * tokens the bucket no longer has, so the servers together never admit more than the limit.
  *
  * <p>A lease whose time is over is given back by a sweep every {@link #SWEEP}, and every lease at {@link
- * #close()}. A call that waits for its tokens ({@code maxWait}) is decided by the store, not a lease.
+ * #close()}. A call that waits for its tokens ({@code maxWait}), and one that carries an idempotency key
+ * the limit keeps records of (its record is written in the decision's script), is decided by the store,
+ * not a lease.
  */
 final class Leases implements Stage {
 
@@ -61,7 +63,7 @@ final class Leases implements Stage {
     @Override
     public Charged apply(Ask ask) {
         LimitSpec limit = ask.limit();
-        if (!limit.leased() || ask.waits() || !store.leases(limit)) {
+        if (!limit.leased() || ask.waits() || ask.replay() != null || !store.leases(limit)) {
             return next.apply(ask);
         }
         while (true) {
