@@ -2,6 +2,7 @@ package dev.tollgate.internal.config;
 
 import dev.tollgate.internal.http.Cidr;
 import dev.tollgate.internal.http.ClientHeader;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -38,9 +39,10 @@ final class HttpReader {
         int prefix = values.whole(Setting.HTTP_IPV6_PREFIX);
         Optional<ClientHeader> header = values.present(HEADER, ClientHeader::parse, Setting.HTTP_CLIENT_HEADER.rule());
         boolean allowWait = values.flag(Setting.HTTP_ALLOW_WAIT);
+        Duration pacing = values.duration(Setting.HTTP_PACING_MAX_WAIT);
         return clientHeaderMatchesProxies(values, proxies, header)
-                ? new HttpSettings(global, proxies, header, prefix, allowWait)
-                : new HttpSettings(global, List.of(), Optional.empty(), prefix, allowWait);
+                ? new HttpSettings(global, proxies, header, prefix, allowWait, pacing)
+                : new HttpSettings(global, List.of(), Optional.empty(), prefix, allowWait, pacing);
     }
 
     /** Trusted proxies need the one header they write; a header without trusted proxies is never read. */

@@ -77,6 +77,11 @@ enum Setting {
             "64",
             Range.whole(ClientAddresses.SHORTEST_IPV6_PREFIX, ClientAddresses.LONGEST_IPV6_PREFIX)),
     HTTP_ALLOW_WAIT(Scope.GLOBAL, "tollgate.http.allow-wait", "false", SettingsReader.FLAG_RULE),
+    HTTP_PACING_MAX_WAIT(
+            Scope.GLOBAL,
+            "tollgate.http.pacing-max-wait",
+            Durations.format(HttpSettings.DEFAULT_PACING_MAX_WAIT),
+            Range.duration(Duration.ZERO, HttpSettings.LONGEST_PACING_MAX_WAIT)),
 
     ALGORITHM(
             Scope.CANDIDATE,
