@@ -8,6 +8,8 @@ import dev.tollgate.internal.core.Sleeper;
 import dev.tollgate.internal.engine.Engine;
 import dev.tollgate.internal.http.PartnerFields;
 import jakarta.enterprise.inject.spi.CDI;
+import jakarta.ws.rs.client.Client;
+import jakarta.ws.rs.client.ClientBuilder;
 import jakarta.ws.rs.client.ClientRequestContext;
 import jakarta.ws.rs.client.ClientRequestFilter;
 import jakarta.ws.rs.client.ClientResponseContext;
@@ -119,7 +121,11 @@ public class PacingFilter implements ClientRequestFilter, ClientResponseFilter {
             Thread.currentThread().interrupt();
             return;
         }
-        try (Response again = again(request, deadline, retries + 1)) {
+        // Made again on a plain client of its own (paced by this filter's pacer), not the caller's: an MP Rest
+        // Client's invocation cannot be re-issued outside its proxy.
+        Client client = ClientBuilder.newClient().register(new PacingFilter(p, clock));
+        try (client;
+                Response again = again(client, request, deadline, retries + 1)) {
             response.setStatus(again.getStatus());
             response.getHeaders().clear();
             again.getStringHeaders().forEach((k, v) -> response.getHeaders().put(k, new ArrayList<>(v)));
@@ -128,11 +134,10 @@ public class PacingFilter implements ClientRequestFilter, ClientResponseFilter {
         }
     }
 
-    private static Response again(ClientRequestContext request, long deadline, int retries) {
+    private static Response again(Client client, ClientRequestContext request, long deadline, int retries) {
         MultivaluedMap<String, Object> headers = new MultivaluedHashMap<>(request.getHeaders());
         headers.remove(HttpHeaders.CONTENT_LENGTH);
-        Invocation.Builder b = request.getClient()
-                .target(request.getUri())
+        Invocation.Builder b = client.target(request.getUri())
                 .request()
                 .headers(headers)
                 .property(DEADLINE, deadline)

@@ -53,6 +53,13 @@ public class PacingIT {
     /** How much later than pacing at 9/10 of the partner's rate the loops may end (a loaded 2-core machine). */
     private static final long TOLERANCE_MS = 1500;
 
+    /**
+     * The most 429s the partner may send the paced loops: the two servers' first calls go before the partner's
+     * first answer announced anything, and the bucket then starts full (5) while the partner's has spent them.
+     * Each is waited out and retried: the callers never see it.
+     */
+    private static final long MOST_PARTNER_429S = 2;
+
     @BeforeEach
     void thePartnersBucketIsFull() throws Exception {
         RedisReady.awaitBoth();
@@ -64,8 +71,10 @@ public class PacingIT {
     @Test
     @Order(1)
     void loopsThroughThePacingClientFromTwoServersGetNo429sAndRunAtThePartnersRate() throws Exception {
+        long deniedBefore = partnerDenials();
         long sent = System.nanoTime();
         List<Loop> loops = both("/demo/pacing/paced?calls=" + CALLS);
+        long partner429s = partnerDenials() - deniedBefore;
         long tookMs = (System.nanoTime() - sent) / 1_000_000;
         int total = 2 * CALLS;
         for (Loop l : loops) {
@@ -79,11 +88,16 @@ public class PacingIT {
         long paced = (total - PARTNER_RATE) * 1000L * 10 / 9 / PARTNER_RATE;
         System.out.println("pacing through Liberty: " + total + " calls from two servers, first to last answer "
                 + spanMs + " ms (the partner's rate: " + fastest + " ms; paced at 9/10 of it: " + paced
-                + " ms), all answered in " + tookMs + " ms: " + loops);
-        assertTrue(spanMs >= fastest - 250, "faster than the partner allows: " + spanMs + " ms");
+                + " ms), all answered in " + tookMs + " ms, the partner answered " + partner429s + " 429s: " + loops);
         assertTrue(
-                tookMs <= paced + TOLERANCE_MS,
-                "the loops took " + tookMs + " ms, more than " + paced + " ms + " + TOLERANCE_MS + " ms");
+                partner429s <= MOST_PARTNER_429S,
+                "the partner answered " + partner429s
+                        + " 429s: the callers paced by what it announced, not by its 429s");
+        assertTrue(spanMs >= fastest - 250, "faster than the partner allows: " + spanMs + " ms");
+        // From the first answer (a cold server's first call takes seconds on its own) to the last.
+        assertTrue(
+                spanMs <= paced + TOLERANCE_MS,
+                "first to last answer " + spanMs + " ms, more than " + paced + " ms + " + TOLERANCE_MS + " ms");
     }
 
     /**
@@ -98,6 +112,19 @@ public class PacingIT {
                 loops.stream().mapToInt(l -> l.statuses().getOrDefault(429, 0)).sum();
         System.out.println("without pacing: " + loops);
         assertTrue(limited > 0, "no 429 without pacing: " + loops);
+    }
+
+    /** The partner's 429s so far: its limit's denials on the first server, where it runs. */
+    private static long partnerDenials() {
+        long sum = 0;
+        for (String line : LibertyServer.metrics().split("\n")) {
+            if (line.startsWith("tollgate_decisions_total{")
+                    && line.contains("limit=\"demo-partner-api\"")
+                    && line.contains("outcome=\"denied\"")) {
+                sum += (long) Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1));
+            }
+        }
+        return sum;
     }
 
     /** What one server's loop was answered: each status's count, its first and last answer (epoch us). */
