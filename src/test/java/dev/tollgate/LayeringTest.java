@@ -47,7 +47,7 @@ class LayeringTest {
             List.of("engine"),
             List.of("metrics", "telemetry"),
             List.of("cdi"),
-            List.of("jaxrs", "health"),
+            List.of("jaxrs", "health", "restclient"),
             List.of("demo"));
 
     /**
@@ -65,6 +65,7 @@ class LayeringTest {
         "dev/tollgate/cdi/",
         "dev/tollgate/jaxrs/",
         "dev/tollgate/health/",
+        "dev/tollgate/restclient/",
         "dev/tollgate/demo/"
     };
 

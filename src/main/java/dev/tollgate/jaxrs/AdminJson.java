@@ -6,6 +6,7 @@ import dev.tollgate.LimitPolicy;
 import dev.tollgate.internal.engine.ActivitySlot;
 import dev.tollgate.internal.engine.Engine;
 import dev.tollgate.internal.ratelimit.LimitSpec;
+import dev.tollgate.internal.ratelimit.PolicyText;
 import java.util.List;
 import java.util.Map;
 import java.util.StringJoiner;
@@ -38,7 +39,11 @@ final class AdminJson {
                 + ",\"key\":" + str(l.key().toString())
                 + ",\"mode\":" + str(l.mode().name().toLowerCase(java.util.Locale.ROOT))
                 + ",\"failOpen\":" + l.failOpen()
-                + ",\"localFallback\":" + (l.localFallback() == null ? "null" : "{" + numbers(l.localFallback()) + "}")
+                + ",\"localFallback\":"
+                + (l.localFallback() == null
+                        ? "null"
+                        : "{" + numbers(l.localFallback()) + ",\"policy\":"
+                                + str(PolicyText.of(l.algorithm(), l.localFallback())) + "}")
                 + ",\"candidate\":"
                 + (l.candidate() == null
                         ? "null"
@@ -49,7 +54,8 @@ final class AdminJson {
 
     private static String policy(LimitSpec l) {
         return "\"name\":" + str(l.name()) + ",\"algorithm\":"
-                + str(l.algorithm().configName()) + "," + numbers(l.policy());
+                + str(l.algorithm().configName()) + "," + numbers(l.policy()) + ",\"policy\":"
+                + str(PolicyText.of(l.algorithm(), l.policy()));
     }
 
     private static String numbers(LimitPolicy p) {

@@ -6,6 +6,7 @@ import dev.tollgate.LockHold;
 import dev.tollgate.internal.engine.DeniedClient;
 import dev.tollgate.internal.engine.Engine;
 import dev.tollgate.internal.engine.RecentOutage;
+import dev.tollgate.internal.ratelimit.PolicyText;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.StringJoiner;
@@ -27,7 +28,7 @@ final class ConsoleJson {
         StringJoiner outages = new StringJoiner(",", "[", "]");
         for (RecentOutage o : t.recentOutages()) {
             outages.add("{\"start\":" + str(o.start().toString()) + ",\"durationMs\":"
-                    + o.duration().toMillis()
+                    + o.duration().toMillis() + ",\"duration\":" + str(PolicyText.duration(o.duration()))
                     + ",\"degraded\":" + o.degraded() + ",\"cause\":" + str(o.cause()) + ",\"ongoing\":"
                     + o.ongoing() + "}");
         }
@@ -52,7 +53,8 @@ final class ConsoleJson {
                     ? -1
                     : h.timeLeft().toMillis();
             locks.add("{\"name\":" + str(h.name()) + ",\"holder\":" + str(h.holder()) + ",\"fencingToken\":"
-                    + h.fencingToken() + ",\"timeLeftMs\":" + left + "}");
+                    + h.fencingToken() + ",\"timeLeftMs\":" + left + ",\"timeLeft\":"
+                    + str(left < 0 ? "no expiry" : PolicyText.duration(h.timeLeft())) + "}");
         }
         return "{\"held\":" + locks + ",\"error\":" + (error == null ? "null" : str(error)) + "}";
     }

@@ -28,7 +28,7 @@ class AdminJsonTest {
                     json);
             String idle = "[0,0,0,0,0],".repeat(29);
             assertTrue(json.contains("\"recent\":[" + idle + "[1,0,0,2,0]]}"), "the shadow candidate: " + json);
-            assertTrue(json.contains("\"recent\":[" + idle + "[2,1,0,0,0]]}]}"), "the limit: " + json);
+            assertTrue(json.contains("\"recent\":[" + idle + "[2,1,0,0,0]]},"), "the limit: " + json);
         }
     }
 }

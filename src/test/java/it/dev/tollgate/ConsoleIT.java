@@ -118,6 +118,11 @@ public class ConsoleIT {
 
                 List<String> lock = cells(browser, lockRow);
                 assertEquals(List.of(lockName, HOLDER, Long.toString(held.fencingToken())), lock.subList(0, 3));
+                assertTrue(lock.get(3).matches("[0-9.]+ (ms|s|min|h)"), "time left in a person's units: " + lock);
+                assertEquals(
+                        "3 per hour, bursts of 3",
+                        cells(browser, "#limits tr[data-limit='demo-user']").get(1),
+                        "the README's words, not token-bucket 3 +3 / 3600000 ms");
 
                 Path shot = Path.of(System.getProperty("console.screenshot", "target/console.png"));
                 Files.createDirectories(shot.toAbsolutePath().getParent());

@@ -2,6 +2,7 @@ package dev.tollgate.internal.config;
 
 import dev.tollgate.internal.http.Cidr;
 import dev.tollgate.internal.http.ClientHeader;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -43,9 +44,10 @@ final class HttpReader {
                 HttpSettings.DEFAULT_IDEMPOTENCY_HEADER,
                 HttpReader::headerName,
                 Setting.HTTP_IDEMPOTENCY_HEADER.rule());
+        Duration pacing = values.duration(Setting.HTTP_PACING_MAX_WAIT);
         return clientHeaderMatchesProxies(values, proxies, header)
-                ? new HttpSettings(global, proxies, header, prefix, allowWait, idempotencyHeader)
-                : new HttpSettings(global, List.of(), Optional.empty(), prefix, allowWait, idempotencyHeader);
+                ? new HttpSettings(global, proxies, header, prefix, allowWait, idempotencyHeader, pacing)
+                : new HttpSettings(global, List.of(), Optional.empty(), prefix, allowWait, idempotencyHeader, pacing);
     }
 
     private static String headerName(String text) {

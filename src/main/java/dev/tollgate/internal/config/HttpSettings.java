@@ -3,6 +3,7 @@ package dev.tollgate.internal.config;
 import dev.tollgate.internal.http.Cidr;
 import dev.tollgate.internal.http.ClientAddresses;
 import dev.tollgate.internal.http.ClientHeader;
+import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 
@@ -17,6 +18,8 @@ import java.util.Optional;
  *     by default it may not: a request thread parked on a limit serves nobody meanwhile
  * @param idempotencyHeader the header a request's idempotency key is read from ({@code
  *     tollgate.http.idempotency-header}), for the limits with an {@code idempotency-window}
+ * @param pacingMaxWait the longest an outbound call through the pacing client filter waits for its turn,
+ *     retries included ({@code tollgate.http.pacing-max-wait})
  */
 public record HttpSettings(
         List<String> globalLimits,
@@ -24,7 +27,8 @@ public record HttpSettings(
         Optional<ClientHeader> clientHeader,
         int ipv6Prefix,
         boolean allowWait,
-        String idempotencyHeader) {
+        String idempotencyHeader,
+        Duration pacingMaxWait) {
 
     /** The header a request's idempotency key is read from unless {@code tollgate.http.idempotency-header} says. */
     public static final String DEFAULT_IDEMPOTENCY_HEADER = "Idempotency-Key";
@@ -39,7 +43,18 @@ public record HttpSettings(
         return name != null && HEADER_NAME.matcher(name).matches();
     }
 
+    /** {@code tollgate.http.pacing-max-wait}'s default. */
+    public static final Duration DEFAULT_PACING_MAX_WAIT = Duration.ofSeconds(5);
+
+    /** {@code tollgate.http.pacing-max-wait}'s largest value. */
+    public static final Duration LONGEST_PACING_MAX_WAIT = Duration.ofMinutes(1);
+
     public HttpSettings {
+        if (pacingMaxWait == null
+                || pacingMaxWait.isNegative()
+                || pacingMaxWait.compareTo(LONGEST_PACING_MAX_WAIT) > 0) {
+            throw new IllegalArgumentException("pacingMaxWait must be 0..1m, but was " + pacingMaxWait);
+        }
         globalLimits = List.copyOf(globalLimits);
         trustedProxies = List.copyOf(trustedProxies);
         if (trustedProxies.isEmpty() != clientHeader.isEmpty()) {
@@ -53,14 +68,21 @@ public record HttpSettings(
         }
     }
 
-    /** The idempotency key in {@value #DEFAULT_IDEMPOTENCY_HEADER}. */
+    /** The idempotency key in {@value #DEFAULT_IDEMPOTENCY_HEADER}, pacing waits of at most 5 s. */
     public HttpSettings(
             List<String> globalLimits,
             List<Cidr> trustedProxies,
             Optional<ClientHeader> clientHeader,
             int ipv6Prefix,
             boolean allowWait) {
-        this(globalLimits, trustedProxies, clientHeader, ipv6Prefix, allowWait, DEFAULT_IDEMPOTENCY_HEADER);
+        this(
+                globalLimits,
+                trustedProxies,
+                clientHeader,
+                ipv6Prefix,
+                allowWait,
+                DEFAULT_IDEMPOTENCY_HEADER,
+                DEFAULT_PACING_MAX_WAIT);
     }
 
     /** Resource methods do not wait. */

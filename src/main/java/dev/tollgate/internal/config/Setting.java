@@ -82,6 +82,11 @@ enum Setting {
             "tollgate.http.idempotency-header",
             HttpSettings.DEFAULT_IDEMPOTENCY_HEADER,
             HttpSettings.IDEMPOTENCY_HEADER_RULE),
+    HTTP_PACING_MAX_WAIT(
+            Scope.GLOBAL,
+            "tollgate.http.pacing-max-wait",
+            Durations.format(HttpSettings.DEFAULT_PACING_MAX_WAIT),
+            Range.duration(Duration.ZERO, HttpSettings.LONGEST_PACING_MAX_WAIT)),
 
     ALGORITHM(
             Scope.CANDIDATE,

@@ -174,7 +174,7 @@ public final class SettingsReader {
         limitNames.addAll(found.limits());
         concurrencyNames.addAll(found.concurrency());
         candidateNames.addAll(found.candidates());
-        return LimitReader.read(values, limitNames, candidateNames, defaultFailOpen, modes);
+        return PacingLimit.withBuiltIn(LimitReader.read(values, limitNames, candidateNames, defaultFailOpen, modes));
     }
 
     /** {@code true} or {@code false}, any case: the one parser of a flag. */

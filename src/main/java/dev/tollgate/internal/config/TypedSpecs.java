@@ -49,7 +49,10 @@ public final class TypedSpecs {
         if (!problems.isEmpty()) {
             throw TollgateConfigException.of(problems);
         }
-        return read.settings().orElseThrow().withLimits(limitSpecs, Map.of()).withConcurrency(concurrencySpecs);
+        return read.settings()
+                .orElseThrow()
+                .withLimits(PacingLimit.withBuiltIn(limitSpecs), Map.of())
+                .withConcurrency(concurrencySpecs);
     }
 
     /**

@@ -109,14 +109,14 @@ class SettingNamesTest {
         LimitSpec d = s.limit("demo").orElseThrow();
         assertFalse(d.failOpen());
         assertEquals(0, d.policy().refillTokens());
-        assertEquals(Set.of("demo", "demo-ejb"), s.limits().keySet());
+        assertEquals(Set.of("demo", "demo-ejb"), configured(s));
     }
 
     @Test
     void aHyphenatedLimitNameIsSpelledAsTheOtherSourcesSpellIt() {
         TollgateSettings s =
                 read(demo(), "TOLLGATE_LIMITS_DEMO_EJB_FAIL_OPEN", "false", "TOLLGATE_LIMITS_DEMO_EJB_CAPACITY", "7");
-        assertEquals(Set.of("demo", "demo-ejb"), s.limits().keySet(), "no limit demo_ejb beside demo-ejb");
+        assertEquals(Set.of("demo", "demo-ejb"), configured(s), "no limit demo_ejb beside demo-ejb");
         assertFalse(s.limit("demo-ejb").orElseThrow().failOpen());
         assertEquals(7, s.limit("demo-ejb").orElseThrow().policy().capacity());
     }
@@ -125,7 +125,7 @@ class SettingNamesTest {
     void aLimitOnlyTheEnvironmentDefinesIsNamedInLowerCaseOrAsTheFilterSettingSpellsIt() {
         TollgateSettings alone = read(
                 Map.of(), "TOLLGATE_LIMITS_SEARCH_API_CAPACITY", "5", "TOLLGATE_LIMITS_SEARCH_API_REFILL_TOKENS", "1");
-        assertEquals(Set.of("search_api"), alone.limits().keySet());
+        assertEquals(Set.of("search_api"), configured(alone));
         TollgateSettings named = read(
                 Map.of(),
                 "TOLLGATE_HTTP_LIMITS",
@@ -134,7 +134,7 @@ class SettingNamesTest {
                 "5",
                 "TOLLGATE_LIMITS_SEARCH_API_REFILL_TOKENS",
                 "1");
-        assertEquals(Set.of("search-api"), named.limits().keySet());
+        assertEquals(Set.of("search-api"), configured(named));
         assertEquals(List.of("search-api"), named.http().globalLimits());
     }
 
@@ -192,6 +192,8 @@ class SettingNamesTest {
                 "true",
                 "TOLLGATE_HTTP_IDEMPOTENCY_HEADER",
                 "X-Request-Id",
+                "TOLLGATE_HTTP_PACING_MAX_WAIT",
+                "750ms",
                 "TOLLGATE_MODE",
                 "shadow",
                 "TOLLGATE_LOCAL_FALLBACK",
@@ -230,7 +232,8 @@ class SettingNamesTest {
                         Optional.of(ClientHeader.FORWARDED),
                         56,
                         true,
-                        "X-Request-Id"),
+                        "X-Request-Id",
+                        Duration.ofMillis(750)),
                 s.http());
         LimitSpec demo = s.limit("demo").orElseThrow();
         assertEquals(dev.tollgate.internal.ratelimit.LimitMode.SHADOW, demo.mode(), "TOLLGATE_MODE");
@@ -250,7 +253,7 @@ class SettingNamesTest {
                 "TOLLGATE_LIMITS_DEMO_KEY_NORMALIZE, not demo_key's normalize");
         assertEquals(5, s.guard().failureThreshold(), "TOLLGATE_BREAKER_FAILURES");
         assertEquals(Duration.ofSeconds(2), s.guard().breakerDelay(), "TOLLGATE_BREAKER_DELAY");
-        assertEquals(SettingsReader.GLOBAL.size(), 22, "a new setting needs a line here");
+        assertEquals(SettingsReader.GLOBAL.size(), 23, "a new setting needs a line here");
     }
 
     @Test
@@ -311,5 +314,12 @@ class SettingNamesTest {
     void lockOverridesAreReadFromTheEnvironmentByTheLocksName() {
         PropertySource env = PropertySource.of(Map.of("TOLLGATE_LOCKS_DEMO_REPORT_TTL", "5m"));
         assertEquals(Optional.of("5m"), env.get("tollgate.locks.demo-report.ttl"));
+    }
+
+    /** The limits configured: all but the built-in pacing limit. */
+    private static Set<String> configured(TollgateSettings s) {
+        Set<String> names = new java.util.TreeSet<>(s.limits().keySet());
+        assertTrue(names.remove(PacingLimit.NAME), "the built-in pacing limit is there");
+        return names;
     }
 }

@@ -152,7 +152,10 @@ class SettingRegistryTest {
                 assertEquals(List.of(s.property() + "=" + value + " (expected " + s.rule() + ")"), problems);
             }
         }
-        assertEquals(8, ranged, "the timeout, pool, breaker, fallback servers, denials, interval and IPv6 prefix");
+        assertEquals(
+                9,
+                ranged,
+                "the timeout, pool, breaker, fallback servers, denials, interval, IPv6 prefix and pacing wait");
     }
 
     /** A ranged row's rule says its range; a duration's gives its default as the example. */
@@ -170,7 +173,7 @@ class SettingRegistryTest {
 
     @Test
     void theNamesTollgateAcceptsAreTheRegistrys() {
-        assertEquals(22, SettingsReader.GLOBAL.size());
+        assertEquals(23, SettingsReader.GLOBAL.size());
         assertTrue(SettingNames.LIMIT_SETTINGS.containsAll(LimitModes.CANDIDATE_SETTINGS));
         assertEquals(Set.of("ttl", "at-least", "keep-alive"), SettingNames.LOCK_SETTINGS);
         assertEquals(Set.of("max-in-flight", "key", "lease", "fail-open"), SettingNames.CONCURRENCY_SETTINGS);
