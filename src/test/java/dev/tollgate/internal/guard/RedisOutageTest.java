@@ -16,6 +16,7 @@ import dev.tollgate.internal.engine.Engine;
 import dev.tollgate.internal.ratelimit.DecisionListener;
 import dev.tollgate.internal.ratelimit.LimitSpec;
 import dev.tollgate.internal.ratelimit.StoreKeys;
+import dev.tollgate.testing.DrivenScheduler;
 import dev.tollgate.testing.RecordedCauses;
 import dev.tollgate.testing.RedisServer;
 import dev.tollgate.testing.StoredBucket;
@@ -26,6 +27,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.UUID;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
@@ -199,6 +201,9 @@ class RedisOutageTest {
                         redisProperties(redis.url(), true, Duration.ofSeconds(2)),
                         concat(TestSettings.quota(limit, 1_000_000), TestSettings.quota(warm, 1_000_000)))))
                 .listener(counts)
+                // No live-servers beat while Redis hangs: a beat is a Redis call the breaker counts too, and
+                // one falling in the hung window would open it a check earlier (fewer checks wait, not more).
+                .heartbeat(new DrivenScheduler(new AtomicLong()))
                 .build());
         awaitDecidedByRedis(tollgate, warm);
         assertFalse(tollgate.check(limit, "k").degraded());
