@@ -119,7 +119,16 @@ public final class LiveServers implements ServerCount, AutoCloseable {
     }
 
     private long call(long expiry) {
-        return (Long) redis.eval("beat for the live servers", SCRIPT, List.of(key), List.of(id, Long.toString(expiry)));
+        Object answer =
+                redis.eval("beat for the live servers", SCRIPT, List.of(key), List.of(id, Long.toString(expiry)));
+        if (answer instanceof Long count) {
+            return count;
+        }
+        // Not the script's answer (it returns a count): a beat that learned nothing, as if it had failed.
+        throw new StoreUnavailableException(
+                "Redis answered a live-servers beat with a "
+                        + (answer == null ? "null" : answer.getClass().getSimpleName()),
+                null);
     }
 
     /** Stops the beats and takes this server out of the set; a Redis that cannot be asked just lets it expire. */
