@@ -9,10 +9,12 @@ import dev.tollgate.LockAdmin;
 import dev.tollgate.Permit;
 import dev.tollgate.RateLimitAdmin;
 import dev.tollgate.RateLimits;
+import dev.tollgate.StoreUnavailableException;
 import dev.tollgate.TollgateConfigException;
 import dev.tollgate.internal.concurrency.ConcurrencyLimiter;
 import dev.tollgate.internal.concurrency.ConcurrencySpec;
 import dev.tollgate.internal.config.TollgateSettings;
+import dev.tollgate.internal.core.Guard;
 import dev.tollgate.internal.core.Scheduler;
 import dev.tollgate.internal.core.ServerCount;
 import dev.tollgate.internal.core.Sleeper;
@@ -36,6 +38,7 @@ import dev.tollgate.internal.redis.RedisUrl;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.TreeSet;
+import java.util.concurrent.Callable;
 import java.util.logging.Logger;
 
 /**
@@ -98,7 +101,7 @@ public final class Engine implements RateLimits, ConcurrencyLimits, AutoCloseabl
         this.ownHeartbeat = url.isPresent() && b.heartbeat == null ? Scheduler.daemon("tollgate-heartbeat", 1) : null;
         this.liveServers = url.isPresent()
                 ? LiveServers.start(
-                        new GuardedRedis(backend.redis(), backend.guard()),
+                        new GuardedRedis(backend.redis(), beatGuard(backend.breakerState())),
                         settings.keyPrefix(),
                         settings.lockHolder(),
                         b.heartbeat != null ? b.heartbeat : ownHeartbeat)
@@ -316,6 +319,24 @@ public final class Engine implements RateLimits, ConcurrencyLimits, AutoCloseabl
     /** Whether the guard around Redis is answering without asking it; empty when there is no Redis. */
     public Optional<BreakerState> breakerState() {
         return Optional.ofNullable(backend.breakerState());
+    }
+
+    /**
+     * The live-servers heartbeat's guard: no beat is sent while the breaker is open, and a beat's failure
+     * never counts toward the breaker, which only the calls of limits, counters and locks open: exactly
+     * the threshold's calls pay the budget of a hung Redis, whenever the beats fall. A beat waits at most
+     * the I/O timeout (the budget) on its own thread, never a caller's.
+     */
+    private static Guard beatGuard(BreakerState breaker) {
+        return new Guard() {
+            @Override
+            public <T> T call(String storeKey, Callable<T> call) {
+                if (breaker != null && breaker.isOpen(storeKey)) {
+                    throw StoreUnavailableException.notAttempted("the circuit breaker is open");
+                }
+                return Guard.DIRECT.call(storeKey, call);
+            }
+        };
     }
 
     private String limitsText() {

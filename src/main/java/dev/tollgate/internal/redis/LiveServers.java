@@ -16,8 +16,9 @@ import java.util.logging.Logger;
  * key, so one cluster slot) scored with the instant, by Redis {@code TIME}, its beat stops counting
  * ({@link #EXPIRY} later); the script drops the expired members and answers how many are left, and that
  * is {@link #live()} until the next beat. A beat that fails keeps the count last learned, so during an
- * outage it is the count from before; the call goes through the guard like every other Redis call (a
- * hung Redis costs it the budget until the breaker opens, then nothing), and the next beat is the retry.
+ * outage it is the count from before; the engine's guard for beats sends none while the breaker is open
+ * and never lets a beat's failure count toward it (a hung Redis costs a beat the I/O timeout, on the
+ * heartbeat's own thread), and the next beat is the retry.
  * Closing stops the beats and takes this server's member out, so the others count it out at their next
  * beat rather than after its expiry.
  */
