@@ -201,8 +201,8 @@ class RedisOutageTest {
                         redisProperties(redis.url(), true, Duration.ofSeconds(2)),
                         concat(TestSettings.quota(limit, 1_000_000), TestSettings.quota(warm, 1_000_000)))))
                 .listener(counts)
-                // No live-servers beat while Redis hangs: a beat is a Redis call the breaker counts too, and
-                // one falling in the hung window would open it a check earlier (fewer checks wait, not more).
+                // No live-servers beats: the count is of checks alone (a beat never counts toward the breaker,
+                // DegradedCausesIT and LiveServersTest see that with beats running).
                 .heartbeat(new DrivenScheduler(new AtomicLong()))
                 .build());
         awaitDecidedByRedis(tollgate, warm);
