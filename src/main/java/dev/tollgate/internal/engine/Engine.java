@@ -98,8 +98,10 @@ public final class Engine implements RateLimits, ConcurrencyLimits, AutoCloseabl
         DeniedCache denials = url.isPresent() && settings.localDenials() > 0
                 ? DeniedCache.of(settings.localDenials(), b.nanoTime)
                 : null;
-        this.ownHeartbeat = url.isPresent() && b.heartbeat == null ? Scheduler.daemon("tollgate-heartbeat", 1) : null;
-        this.liveServers = url.isPresent()
+        // The count is needed only by a learned local share and by leases: no beats for a server with neither.
+        boolean counts = url.isPresent() && (b.heartbeat != null || needsServerCount(settings));
+        this.ownHeartbeat = counts && b.heartbeat == null ? Scheduler.daemon("tollgate-heartbeat", 1) : null;
+        this.liveServers = counts
                 ? LiveServers.start(
                         new GuardedRedis(backend.redis(), beatGuard(backend.breakerState())),
                         settings.keyPrefix(),
@@ -337,6 +339,15 @@ public final class Engine implements RateLimits, ConcurrencyLimits, AutoCloseabl
                 return Guard.DIRECT.call(storeKey, call);
             }
         };
+    }
+
+    /**
+     * Whether a limit uses the live count: one with a local fallback whose share is learned ({@code
+     * tollgate.local-fallback-servers=auto}), or a leased one.
+     */
+    private static boolean needsServerCount(TollgateSettings settings) {
+        return settings.limits().values().stream()
+                .anyMatch(l -> l.leased() || (l.localFallback() != null && settings.fallbackServersLearned()));
     }
 
     private String limitsText() {
