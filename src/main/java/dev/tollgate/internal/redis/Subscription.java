@@ -2,6 +2,8 @@ package dev.tollgate.internal.redis;
 
 import dev.tollgate.internal.core.Failures;
 import java.time.Duration;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import java.util.logging.Logger;
 import redis.clients.jedis.JedisPubSub;
@@ -21,6 +23,9 @@ public final class Subscription implements AutoCloseable {
     private final Duration retry;
     private final Thread thread;
     private volatile boolean closed;
+    /** Ends the wait between retries at close; the thread is never interrupted (see {@link #close}). */
+    private final CountDownLatch closing = new CountDownLatch(1);
+
     private volatile boolean subscribed;
     private volatile JedisPubSub current;
     private boolean wasDown;
@@ -59,8 +64,11 @@ public final class Subscription implements AutoCloseable {
             }
             if (!closed) {
                 try {
-                    Thread.sleep(retry.toMillis());
+                    if (closing.await(retry.toMillis(), TimeUnit.MILLISECONDS)) {
+                        return;
+                    }
                 } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
                     return;
                 }
             }
@@ -99,10 +107,16 @@ public final class Subscription implements AutoCloseable {
         }
     }
 
-    /** Stops listening; the thread ends once Redis confirms, or at once when not connected. */
+    /**
+     * Stops listening; the thread ends once Redis confirms, or at once when not connected. It is not
+     * interrupted: Jedis ends a subscription's read loop on an interrupted thread without reading the rest
+     * of what Redis sent (the {@code UNSUBSCRIBE} confirmation, messages before it), and gives the
+     * connection back to the pool with those replies on it, for the next borrower to read as its own.
+     */
     @Override
     public void close() {
         closed = true;
+        closing.countDown();
         JedisPubSub pubSub = current;
         if (pubSub != null && subscribed) {
             try {
@@ -111,6 +125,5 @@ public final class Subscription implements AutoCloseable {
                 // The connection is gone already; the loop sees closed and ends.
             }
         }
-        thread.interrupt();
     }
 }
