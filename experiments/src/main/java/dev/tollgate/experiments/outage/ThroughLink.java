@@ -30,10 +30,8 @@ final class ThroughLink implements AutoCloseable {
             tollgate = Engine.builder(OutageExperiment.settings(link.url()))
                     .listener(listener)
                     .build();
-            for (int i = 0; i < warmup; i++) {
-                OutageExperiment.requireNotDegraded(
-                        tollgate.check(OutageExperiment.LIMIT, "warm-up"), "the link's warm-up");
-            }
+            Engine warming = tollgate;
+            OutageExperiment.warmUp(i -> warming, warmup, "the link's warm-up");
         }
         return tollgate;
     }
