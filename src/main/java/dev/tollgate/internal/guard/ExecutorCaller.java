@@ -14,6 +14,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Runs Redis calls within the budget, behind a {@link Breaker}, which sees outages only.
@@ -27,7 +28,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  * failureRatio=1}, the default) opens on exactly the same calls as if it saw them all, and its
  * half-open trial, delay and timeout are its own. A breaker configured otherwise ({@link
  * Breaker#needsEverySuccess}) is shown every call, still on this thread. Failures on this thread are
- * counted before the call returns, so the next call already finds the breaker open.
+ * counted before the call returns, so the next call already finds the breaker open. An outage the
+ * breaker recorded on a worker counts the same: else the breaker would stay open (or a failure from
+ * opening) while successes, the probe's half-open trial among them, passed it unseen.
  *
  * <p>What is not an outage never reaches the breaker ({@link Outages}): an error Redis answered with
  * leaves as {@link NotAnOutageException}; a pool that stays full, or a call that waited so long for a
@@ -53,8 +56,15 @@ public final class ExecutorCaller implements BoundedCaller {
     private final Outages outages;
     private final boolean everySuccess;
 
-    /** False from an outage until a call through the breaker succeeds: meanwhile the breaker sees every call. */
-    private volatile boolean lastRecordedSuccess = true;
+    /**
+     * How many times an outage was recorded in the breaker, bumped before and after each, from any thread
+     * (a worker's included); and that count as it was when a call last succeeded through the breaker. They
+     * differ from an outage until a call through the breaker succeeds: meanwhile the breaker sees every
+     * call. A success that the breaker recorded before a concurrent failure leaves them different.
+     */
+    private final AtomicLong outagesRecorded = new AtomicLong();
+
+    private final AtomicLong recordedAtLastSuccess = new AtomicLong();
 
     /** Every call on a worker. */
     public ExecutorCaller(GuardSettings settings, Breaker breaker, FailureClassifier classifier) {
@@ -102,12 +112,12 @@ public final class ExecutorCaller implements BoundedCaller {
         try {
             lease = lane.lease(budgetNanos);
         } catch (DirectLane.Busy busy) {
-            return succeeded(onWorker(call));
+            return onWorker(call);
         }
         try (lease) {
             // A lease that waited for a connection had a full pool: a timeout after it is load.
             Callable<T> screened = outages.screened(() -> lease.run(call), lease.waited());
-            if ((!lastRecordedSuccess || everySuccess) && !lease.waited()) {
+            if ((!lastRecordedSuccess() || everySuccess) && !lease.waited()) {
                 return throughBreaker(screened);
             }
             try {
@@ -115,26 +125,43 @@ public final class ExecutorCaller implements BoundedCaller {
             } catch (NotAnOutageException answered) {
                 throw answered;
             } catch (Exception failure) {
-                lastRecordedSuccess = false;
-                breaker.record(failure);
+                outagesRecorded.incrementAndGet();
+                try {
+                    breaker.record(failure);
+                } finally {
+                    outagesRecorded.incrementAndGet();
+                }
                 throw failure;
             }
         }
     }
 
-    private <T> T throughBreaker(Callable<T> screened) throws Exception {
-        try {
-            return succeeded(breaker.call(screened));
-        } catch (NotAnOutageException answered) {
-            lastRecordedSuccess = true; // the breaker took the answer as a success
-            throw answered;
-        }
+    /** Whether the breaker's last recorded outcome is a success: then it need not see the successes. */
+    private boolean lastRecordedSuccess() {
+        return recordedAtLastSuccess.get() == outagesRecorded.get();
     }
 
-    /** A call the breaker saw succeed: from now on it need not see the successes. */
-    private <T> T succeeded(T value) {
-        lastRecordedSuccess = true;
-        return value;
+    /**
+     * {@code screened} through the breaker, on this thread or a worker's. Whatever the breaker records
+     * is remembered here: an outage (its own timeout included) makes every call go through it until one
+     * succeeds; a success (an answer that is not an outage too: Fault Tolerance's {@code skipOn}) lets
+     * the next successes pass unseen, unless an outage was recorded meanwhile.
+     */
+    private <T> T throughBreaker(Callable<T> screened) throws Exception {
+        long before = outagesRecorded.get();
+        try {
+            T value = breaker.call(screened);
+            recordedAtLastSuccess.accumulateAndGet(before, Math::max);
+            return value;
+        } catch (NotAnOutageException answered) {
+            recordedAtLastSuccess.accumulateAndGet(before, Math::max);
+            throw answered;
+        } catch (Exception failure) {
+            if (!breaker.isOpenFailure(failure)) {
+                outagesRecorded.addAndGet(2);
+            }
+            throw failure;
+        }
     }
 
     private <T> T onWorker(Callable<T> call) throws Exception {
@@ -150,7 +177,7 @@ public final class ExecutorCaller implements BoundedCaller {
                 if (!claimed.compareAndSet(false, true)) {
                     return null; // its caller gave up while it waited in the queue
                 }
-                return breaker.call(outages.screened(call));
+                return throughBreaker(outages.screened(call));
             });
         } catch (RejectedExecutionException closed) {
             places.release();
