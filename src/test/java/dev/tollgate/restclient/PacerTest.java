@@ -107,20 +107,27 @@ class PacerTest {
     void anAnnouncedPolicyBecomesThePartnersBucketAtNineTenthsOfItsRate() throws Exception {
         Pacer pacer = pacer(BUDGET);
         pacer.learn(PARTNER, answer("RateLimit-Policy", "\"partner\";q=5;w=1"), false);
-        // 5 per 1 s paced as 5 per 1112 ms (1000 ms * 10/9, rounded up): a burst of 5, then one per 222.4 ms.
+        // 5 per 1 s paced as 5 per 1112 ms (1000 ms * 10/9, rounded up).
         assertEquals(
                 ClientOverride.tokenBucket(5, 5, Duration.ofMillis(1112)),
+                rules().override().orElseThrow());
+        // 5 per minute paced as 5 per 66 667 ms: a burst of 5, then one per 13 333.4 ms, beyond the 5 s budget
+        // (and well within the override's life, which would bound the wait).
+        pacer.learn(PARTNER, answer("RateLimit-Policy", "\"partner\";q=5;w=60"), false);
+        assertEquals(
+                ClientOverride.tokenBucket(5, 5, Duration.ofMillis(66_667)),
                 rules().override().orElseThrow());
         for (int i = 0; i < 5; i++) {
             assertTrue(pacer.turn(PARTNER, pacer.deadline()).allowed(), "burst call " + i);
         }
-        assertEquals(List.of(), engineSleeps, "the burst waits for nothing");
-        assertTrue(pacer.turn(PARTNER, pacer.deadline()).allowed());
-        assertEquals(1, engineSleeps.size(), "the sixth call waits its turn: " + engineSleeps);
-        Duration turn = engineSleeps.get(0);
+        Decision sixth = pacer.turn(PARTNER, pacer.deadline());
+        assertFalse(sixth.allowed(), "the sixth call's turn comes too late: " + sixth);
         assertTrue(
-                turn.compareTo(Duration.ZERO) > 0 && turn.compareTo(Duration.ofNanos(222_400_000)) <= 0,
-                "the sixth call's wait is one refill at most (222.4 ms): " + turn);
+                sixth.retryAfter().compareTo(Duration.ofSeconds(13)) > 0
+                        && sixth.retryAfter().compareTo(Duration.ofMillis(13_334)) <= 0,
+                "in one refill at 9/10 of the partner's rate, 13 333.4 ms: " + sixth);
+        assertEquals(List.of(), engineSleeps, "answered at once, without waiting");
+        assertEquals(List.of(), pacerSleeps);
     }
 
     @Test
