@@ -17,6 +17,7 @@ public final class Admission {
     private final List<Charged> charged;
     private final RateLimiter limiter;
     private final AtomicBoolean refunded = new AtomicBoolean();
+    private final AtomicBoolean settledCost = new AtomicBoolean();
 
     Admission(List<Charged> charged, RateLimiter limiter) {
         this.charged = List.copyOf(charged);
@@ -83,6 +84,35 @@ public final class Admission {
                     .filter(c -> !c.charge().countOn().counts(failed))
                     .toList());
         }
+    }
+
+    /**
+     * The call has ended with {@code failed} and cost {@code actual}: like {@link #settle(boolean)},
+     * and each limit that counts the outcome and spent is settled at {@code actual} ({@link
+     * RateLimiter#settle}). Once, and nothing after {@link #refund()}.
+     *
+     * @return whether the store took every settlement (false: one stays at its estimate)
+     * @throws IllegalArgumentException when {@code actual} breaks {@link dev.tollgate.LimitRules#SETTLED_COST_RULE}
+     */
+    public boolean settle(boolean failed, long actual) {
+        dev.tollgate.LimitRules.settledCostProblem(actual).ifPresent(p -> {
+            throw new IllegalArgumentException(p);
+        });
+        boolean before = refunded.get();
+        settle(failed);
+        if (before || !allowed() || !settledCost.compareAndSet(false, true)) {
+            return false;
+        }
+        boolean taken = true;
+        for (Charged c : charged) {
+            // a sliding window cannot settle: it keeps its estimate
+            if (c.spent()
+                    && c.charge().countOn().counts(failed)
+                    && c.charge().limit().algorithm() != Algorithm.SLIDING_WINDOW) {
+                taken &= limiter.settle(c, actual);
+            }
+        }
+        return taken;
     }
 
     /** One limit's decision, for callers with a single charge. */
