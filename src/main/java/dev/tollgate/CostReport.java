@@ -1,5 +1,7 @@
 package dev.tollgate;
 
+import java.util.HashMap;
+import java.util.Map;
 import java.util.OptionalLong;
 
 /**
@@ -18,7 +20,8 @@ import java.util.OptionalLong;
  * }
  * }</pre>
  *
- * <p>Every limit the call charged is settled at the same amount (multi-limit); a plan's limit is
+ * <p>Every limit the call charged is settled at the same amount (multi-limit), or at the amount
+ * reported for it by name ({@link #report(String, long)}); a plan's limit is
  * settled under the plan's policy; a limit that does not count the call's outcome ({@link
  * RateLimited#countOn()}) is given back as before and not settled. A method that throws after
  * reporting is settled at what it reported (the work was done); one that throws before keeps the
@@ -31,6 +34,7 @@ public final class CostReport implements AutoCloseable {
     private static final ThreadLocal<CostReport> CURRENT = new ThreadLocal<>();
 
     private final CostReport outer;
+    private final Map<String, Long> byLimit = new HashMap<>();
     private long actual = -1;
 
     private CostReport(CostReport outer) {
@@ -45,6 +49,23 @@ public final class CostReport implements AutoCloseable {
      * @throws IllegalStateException outside a {@link RateLimited} method's call on this thread
      */
     public static void report(long actual) {
+        current(actual).actual = actual;
+    }
+
+    /**
+     * Reports the current call's actual cost under the limit named {@code limit} only, to be settled
+     * when it ends: for a call whose limits count different things (a request rate beside a monthly
+     * quota of tokens). It takes the place of {@link #report(long)} for that limit; a limit the call did
+     * not charge is ignored.
+     *
+     * @throws IllegalArgumentException when {@code actual} breaks {@link LimitRules#SETTLED_COST_RULE}
+     * @throws IllegalStateException outside a {@link RateLimited} method's call on this thread
+     */
+    public static void report(String limit, long actual) {
+        current(actual).byLimit.put(limit, actual);
+    }
+
+    private static CostReport current(long actual) {
         LimitRules.settledCostProblem(actual).ifPresent(p -> {
             throw new IllegalArgumentException(p);
         });
@@ -52,7 +73,7 @@ public final class CostReport implements AutoCloseable {
         if (current == null) {
             throw new IllegalStateException("no @RateLimited call on this thread to report a cost for");
         }
-        current.actual = actual;
+        return current;
     }
 
     /**
@@ -65,9 +86,10 @@ public final class CostReport implements AutoCloseable {
         return r;
     }
 
-    /** What the call reported; empty when it reported nothing. */
-    public OptionalLong actual() {
-        return actual < 0 ? OptionalLong.empty() : OptionalLong.of(actual);
+    /** What the call reported for the limit named {@code limit}; empty when it reported nothing for it. */
+    public OptionalLong actual(String limit) {
+        Long v = byLimit.get(limit);
+        return v != null ? OptionalLong.of(v) : actual < 0 ? OptionalLong.empty() : OptionalLong.of(actual);
     }
 
     /** Ends the call's report on this thread: the enclosing call's report is current again. */

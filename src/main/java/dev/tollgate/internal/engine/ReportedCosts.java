@@ -2,7 +2,6 @@ package dev.tollgate.internal.engine;
 
 import dev.tollgate.CostReport;
 import dev.tollgate.internal.ratelimit.Admission;
-import java.util.OptionalLong;
 import java.util.concurrent.Callable;
 import java.util.function.Predicate;
 
@@ -30,19 +29,10 @@ public final class ReportedCosts {
                 failed = fails.test(e);
                 throw e;
             } finally {
-                settle(admission, failed, report.actual());
+                if (admission != null) {
+                    admission.settle(failed, report::actual);
+                }
             }
-        }
-    }
-
-    private static void settle(Admission admission, boolean failed, OptionalLong actual) {
-        if (admission == null) {
-            return;
-        }
-        if (actual.isPresent()) {
-            admission.settle(failed, actual.getAsLong());
-        } else {
-            admission.settle(failed);
         }
     }
 }

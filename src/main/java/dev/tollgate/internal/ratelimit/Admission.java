@@ -5,7 +5,9 @@ import java.time.Duration;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Function;
 
 /**
  * The answer for one call under all of its limits, all or nothing: either every limit allowed it and
@@ -87,17 +89,15 @@ public final class Admission {
     }
 
     /**
-     * The call has ended with {@code failed} and cost {@code actual}: like {@link #settle(boolean)},
-     * and each limit that counts the outcome and spent is settled at {@code actual} ({@link
-     * RateLimiter#settle}). Once, and nothing after {@link #refund()}.
+     * The call has ended with {@code failed} and cost {@code actual} per limit name: like {@link
+     * #settle(boolean)}, and each limit that counts the outcome, spent, and has an actual cost is settled
+     * at it ({@link RateLimiter#settle}); a limit without one keeps its estimate. Once, and nothing after
+     * {@link #refund()}.
      *
      * @return whether the store took every settlement (false: one stays at its estimate)
-     * @throws IllegalArgumentException when {@code actual} breaks {@link dev.tollgate.LimitRules#SETTLED_COST_RULE}
+     * @throws IllegalArgumentException when an actual cost breaks {@link dev.tollgate.LimitRules#SETTLED_COST_RULE}
      */
-    public boolean settle(boolean failed, long actual) {
-        dev.tollgate.LimitRules.settledCostProblem(actual).ifPresent(p -> {
-            throw new IllegalArgumentException(p);
-        });
+    public boolean settle(boolean failed, Function<String, OptionalLong> actual) {
         boolean before = refunded.get();
         settle(failed);
         if (before || !allowed() || !settledCost.compareAndSet(false, true)) {
@@ -106,10 +106,12 @@ public final class Admission {
         boolean taken = true;
         for (Charged c : charged) {
             // a sliding window cannot settle: it keeps its estimate
-            if (c.spent()
+            OptionalLong cost = actual.apply(c.charge().name());
+            if (cost.isPresent()
+                    && c.spent()
                     && c.charge().countOn().counts(failed)
                     && c.charge().limit().algorithm() != Algorithm.SLIDING_WINDOW) {
-                taken &= limiter.settle(c, actual);
+                taken &= limiter.settle(c, cost.getAsLong());
             }
         }
         return taken;

@@ -237,7 +237,8 @@ public final class RedisRateLimitStore implements RateLimitStore {
                     Long.toString(p.refillTokens()),
                     Long.toString(p.refillPeriodMicros()),
                     Long.toString(delta));
-        } else if (algorithm == Algorithm.FIXED_WINDOW) {
+        } else if (algorithm == Algorithm.FIXED_WINDOW || algorithm == Algorithm.CALENDAR) {
+            // a calendar quota's state is a fixed window's, its mark the period's end
             script = SETTLE_WINDOW;
             args = List.of(Long.toString(mark), Long.toString(delta));
         } else {

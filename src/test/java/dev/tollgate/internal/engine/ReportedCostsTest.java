@@ -105,6 +105,18 @@ class ReportedCostsTest {
         assertEquals(50000 - 1342 - 1000, tollgate.check("month", client).remaining(), "the check costs 1,000 too");
     }
 
+    /** A cost reported for one limit by name settles that one; the other keeps its estimate. */
+    @Test
+    void aReportForOneLimitSettlesThatLimitOnly() throws Exception {
+        String client = UUID.randomUUID().toString();
+        call(BOTH, client, () -> {
+            CostReport.report("month", 200);
+            return "done";
+        });
+        assertEquals(9000, tokens("llm", client));
+        assertEquals(50000 - 200 - 1000, tollgate.check("month", client).remaining());
+    }
+
     /** A method that throws after reporting is settled at what it reported; the exception still goes out. */
     @Test
     void aMethodThatThrowsAfterReportingIsSettledAtItsReport() {

@@ -42,7 +42,11 @@ class RedisSettledCostTest {
                 "tollgate.limits.small.persist", "true",
                 "tollgate.limits.month.algorithm", "fixed-window",
                 "tollgate.limits.month.capacity", "10000",
-                "tollgate.limits.month.refill-period", "36525d"));
+                "tollgate.limits.month.refill-period", "36525d",
+                "tollgate.limits.quota.algorithm", "calendar",
+                "tollgate.limits.quota.period", "year",
+                "tollgate.limits.quota.zone", "Europe/Berlin",
+                "tollgate.limits.quota.capacity", "10000"));
     }
 
     @AfterAll
@@ -95,6 +99,17 @@ class RedisSettledCostTest {
         String less = fresh();
         assertTrue(tollgate.estimate("month", less, 1000).settle(200));
         assertEquals(10000 - 200 - 1, tollgate.check("month", less).remaining());
+    }
+
+    /** A calendar quota settles as a fixed window does, in the period the call was spent in. */
+    @Test
+    void aCalendarQuotaSettlesItsCount() {
+        String more = fresh();
+        assertTrue(tollgate.estimate("quota", more, 1000).settle(1342));
+        assertEquals(10000 - 1342 - 1, tollgate.check("quota", more).remaining());
+        String less = fresh();
+        assertTrue(tollgate.estimate("quota", less, 1000).settle(200));
+        assertEquals(10000 - 200 - 1, tollgate.check("quota", less).remaining());
     }
 
     /** A negative or absurd actual cost is refused with its rule, and changes nothing; a second settle too. */
