@@ -46,7 +46,8 @@ class RedisSettledCostTest {
                 "tollgate.limits.quota.algorithm", "calendar",
                 "tollgate.limits.quota.period", "year",
                 "tollgate.limits.quota.zone", "Europe/Berlin",
-                "tollgate.limits.quota.capacity", "10000"));
+                "tollgate.limits.quota.capacity", "10000",
+                "tollgate.limits.quota.idempotency-window", "1h"));
     }
 
     @AfterAll
@@ -110,6 +111,17 @@ class RedisSettledCostTest {
         String less = fresh();
         assertTrue(tollgate.estimate("quota", less, 1000).settle(200));
         assertEquals(10000 - 200 - 1, tollgate.check("quota", less).remaining());
+    }
+
+    /** A calendar quota keeps idempotency records too: ten checks with one key spend one unit. */
+    @Test
+    void aCalendarQuotaSpendsOnceForOneIdempotencyKey() {
+        String client = fresh();
+        String key = fresh();
+        for (int i = 0; i < 10; i++) {
+            assertEquals(9999, tollgate.check("quota", client, key).remaining());
+        }
+        assertEquals(9998, tollgate.check("quota", client).remaining());
     }
 
     /** A negative or absurd actual cost is refused with its rule, and changes nothing; a second settle too. */
