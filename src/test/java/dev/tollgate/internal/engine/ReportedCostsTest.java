@@ -43,7 +43,16 @@ class ReportedCostsTest {
                 "tollgate.limits.month.algorithm", "fixed-window",
                 "tollgate.limits.month.capacity", "50000",
                 "tollgate.limits.month.refill-period", "36525d",
-                "tollgate.limits.month.cost", "1000"));
+                "tollgate.limits.month.cost", "1000",
+                "tollgate.limits.planned.capacity", "10",
+                "tollgate.limits.planned.refill-tokens", "0",
+                "tollgate.limits.planned.persist", "true",
+                "tollgate.limits.planned.plans", "gold:planned-gold",
+                "tollgate.limits.planned.plan-resolver", "plans",
+                "tollgate.limits.planned-gold.capacity", "10000",
+                "tollgate.limits.planned-gold.refill-tokens", "0",
+                "tollgate.limits.planned-gold.persist", "true",
+                "tollgate.limits.planned-gold.cost", "1000"));
     }
 
     @AfterAll
@@ -115,6 +124,20 @@ class ReportedCostsTest {
         });
         assertEquals(9000, tokens("llm", client));
         assertEquals(50000 - 200 - 1000, tollgate.check("month", client).remaining());
+    }
+
+    /** A plan's limit is settled under the plan's policy: its bucket, its capacity. */
+    @Test
+    void aPlansLimitIsSettledUnderThePlan() throws Exception {
+        String client = UUID.randomUUID().toString();
+        MethodLimits planned = new MethodLimits(List.of("planned"), -1);
+        Outcome o = new Admissions(tollgate)
+                .call(planned, Cost.CONFIGURED, name -> tollgate.charge(name, client, "gold"), name -> false);
+        ReportedCosts.run(assertInstanceOf(Outcome.Admitted.class, o).admission(), planned::fails, reporting(1342));
+        Outcome next = new Admissions(tollgate)
+                .call(planned, Cost.CONFIGURED, name -> tollgate.charge(name, client, "gold"), name -> false);
+        Admission a = assertInstanceOf(Outcome.Admitted.class, next).admission();
+        assertEquals(10000 - 1342 - 1000, a.decision(0).remaining());
     }
 
     /** A method that throws after reporting is settled at what it reported; the exception still goes out. */
