@@ -22,7 +22,7 @@ public interface Estimate {
 
     /**
      * Settles at {@code actual}: gives back {@code estimate - actual}, or charges {@code actual -
-     * estimate} on top, in one atomic script. A token bucket or a fixed window only.
+     * estimate} on top, in one atomic script. A token bucket, a fixed window or a calendar quota.
      *
      * @param actual what the call cost, {@link LimitRules#SETTLED_COST_RULE}
      * @return whether the store took the settlement (false: Redis could not be asked, the estimate stays

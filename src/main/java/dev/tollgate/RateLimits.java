@@ -40,7 +40,7 @@ public interface RateLimits {
 
     /**
      * Spends {@code estimate} from {@code clientKey}'s bucket now, to be settled at the call's actual cost
-     * when it ends ({@link Estimate#settle}). A token bucket or a fixed window.
+     * when it ends ({@link Estimate#settle}). A token bucket, a fixed window or a calendar quota.
      *
      * @param estimate what the call is expected to cost, from 1 to the most one call may cost
      * @throws IllegalArgumentException when the estimate is below 1

@@ -8,6 +8,7 @@ import dev.tollgate.internal.config.RateLimitedMethods;
 import dev.tollgate.internal.engine.Admissions;
 import dev.tollgate.internal.engine.Cost;
 import dev.tollgate.internal.engine.Outcome;
+import dev.tollgate.internal.engine.ReportedCosts;
 import dev.tollgate.internal.ratelimit.Admission;
 import dev.tollgate.internal.ratelimit.Charged;
 import jakarta.annotation.Priority;
@@ -22,7 +23,8 @@ import java.lang.reflect.Method;
 /**
  * Checks a {@link RateLimited} business method's limits before it runs, through {@link Admissions}:
  * this interceptor says who the caller is and what the call costs, and answers a refusal with an
- * exception ({@link #admitted}).
+ * exception ({@link #admitted}). The method runs with its {@link dev.tollgate.CostReport} open, and its
+ * admission is settled when it ends ({@link ReportedCosts}).
  */
 @RateLimited({})
 @Interceptor
@@ -51,22 +53,8 @@ public class RateLimitInterceptor {
         Admissions.Caller caller = charges.of(runtime.tollgate(), callers::current, keyArgument(limits, args));
         Outcome outcome =
                 new Admissions(runtime.tollgate()).call(limits, cost, caller, name -> checkedByFilter(method, name));
-        if (outcome instanceof Outcome.Free) {
-            return ctx.proceed();
-        }
-        Admission admission = admitted(outcome);
-        boolean failed = false;
-        try {
-            return ctx.proceed();
-        } catch (Exception e) {
-            failed = limits.fails(e);
-            throw e;
-        } catch (Error e) {
-            failed = limits.fails(e);
-            throw e;
-        } finally {
-            admission.settle(failed);
-        }
+        Admission admission = outcome instanceof Outcome.Free ? null : admitted(outcome);
+        return ReportedCosts.run(admission, limits::fails, ctx::proceed);
     }
 
     /**

@@ -45,4 +45,24 @@ public class SettledResource {
         return Response.ok("estimated " + estimate + ", settled at " + actual + "\n")
                 .build();
     }
+
+    @Inject
+    ReportedWork work;
+
+    /**
+     * {@code POST /demo/settle/reported}: the same from an annotated method ({@link ReportedWork#complete}),
+     * which reports its actual cost; a bad one is a {@code 400} and the estimate stays.
+     */
+    @POST
+    @Path("/reported")
+    public Response reported(
+            @QueryParam("customer") String customer,
+            @QueryParam("estimate") long estimate,
+            @QueryParam("actual") long actual) {
+        try {
+            return Response.ok(work.complete(customer, estimate, actual)).build();
+        } catch (IllegalArgumentException bad) {
+            return Response.status(400).entity(bad.getMessage() + "\n").build();
+        }
+    }
 }

@@ -3,6 +3,7 @@ package it.dev.tollgate;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.tollgate.internal.ratelimit.Algorithm;
 import dev.tollgate.internal.ratelimit.StoreKeys;
 import dev.tollgate.testing.RedisServer;
 import dev.tollgate.testing.StoredBucket;
@@ -129,5 +130,60 @@ public class ChargesIT {
             assertTrue(body.contains("a settled cost is a whole number from 0 to"), body);
         }
         assertEquals(9000, settleTokens(customer));
+    }
+
+    /** The same through an annotated method that reports its cost (CostReport): read back from Redis. */
+    @Test
+    void anAnnotatedMethodSettlesAtTheCostItReports() {
+        String more = "reported-" + UUID.randomUUID();
+        try (Response r = demo.settleReported(more, 1000, 1342)) {
+            assertEquals(200, r.getStatus());
+        }
+        assertEquals(10000 - 1342, settleTokens(more));
+        String less = "reported-" + UUID.randomUUID();
+        try (Response r = demo.settleReported(less, 1000, 200)) {
+            assertEquals(200, r.getStatus());
+        }
+        assertEquals(10000 - 200, settleTokens(less));
+        String bad = "reported-" + UUID.randomUUID();
+        try (Response r = demo.settleReported(bad, 1000, -5)) {
+            assertEquals(400, r.getStatus());
+        }
+        assertEquals(9000, settleTokens(bad), "a refused report keeps the estimate");
+    }
+
+    private static long monthlySpent(String apiKey) {
+        try (Jedis j = redis.admin()) {
+            String n = j.hget(StoreKeys.DEFAULT.of(Algorithm.CALENDAR, "demo-monthly", apiKey), "n");
+            return n == null ? 0 : Long.parseLong(n);
+        }
+    }
+
+    /**
+     * The demo's monthly quota per API key beside its plan, on one call: RateLimit-Policy names both; a
+     * charge spends one unit, its retry nothing; a settled call spends the units it reported.
+     */
+    @Test
+    void theMonthlyQuotaAppliesBesideThePlan() {
+        String apiKey = "k-pro-" + UUID.randomUUID();
+        String key = UUID.randomUUID().toString();
+        try (Response r = demo.meteredCharge(apiKey, key)) {
+            assertEquals(200, r.getStatus());
+            String policies = String.join(",", r.getStringHeaders().get("RateLimit-Policy"));
+            assertTrue(policies.contains("\"demo-monthly\";q=100000"), policies);
+            assertTrue(policies.contains("\"demo-plan"), policies);
+        }
+        assertEquals(1, monthlySpent(apiKey));
+        try (Response r = demo.meteredSettle(apiKey, 1342)) {
+            assertEquals(200, r.getStatus());
+        }
+        assertEquals(1 + 1342, monthlySpent(apiKey));
+        try (Response r = demo.meteredCharge(apiKey, key)) {
+            assertEquals(200, r.getStatus());
+        }
+        assertEquals(1 + 1342, monthlySpent(apiKey), "a retried charge spends nothing more");
+        try (Response r = demo.meteredCharge("no-plan", null)) {
+            assertEquals(401, r.getStatus());
+        }
     }
 }

@@ -150,6 +150,24 @@ public interface DemoClient {
             @QueryParam("estimate") long estimate,
             @QueryParam("actual") long actual);
 
+    /** Limit {@code demo-settle} from an annotated method that reports its {@code actual} cost. */
+    @POST
+    @Path("/settle/reported")
+    Response settleReported(
+            @QueryParam("customer") String customer,
+            @QueryParam("estimate") long estimate,
+            @QueryParam("actual") long actual);
+
+    /** Limits {@code demo-plan} and {@code demo-monthly} per API key, with an {@code Idempotency-Key} (null: none). */
+    @POST
+    @Path("/metered/charge")
+    Response meteredCharge(@HeaderParam("X-Api-Key") String apiKey, @HeaderParam("Idempotency-Key") String key);
+
+    /** Limits {@code demo-plan} and {@code demo-monthly} per API key, the quota settled at {@code units}. */
+    @POST
+    @Path("/metered/settle")
+    Response meteredSettle(@HeaderParam("X-Api-Key") String apiKey, @QueryParam("units") long units);
+
     /** Limit {@code demo-export}; the call costs {@code rows} (sent as written, to send what is no number). */
     @POST
     @Path("/export")

@@ -5,7 +5,9 @@ import java.time.Duration;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Function;
 
 /**
  * The answer for one call under all of its limits, all or nothing: either every limit allowed it and
@@ -17,6 +19,7 @@ public final class Admission {
     private final List<Charged> charged;
     private final RateLimiter limiter;
     private final AtomicBoolean refunded = new AtomicBoolean();
+    private final AtomicBoolean settledCost = new AtomicBoolean();
 
     Admission(List<Charged> charged, RateLimiter limiter) {
         this.charged = List.copyOf(charged);
@@ -83,6 +86,35 @@ public final class Admission {
                     .filter(c -> !c.charge().countOn().counts(failed))
                     .toList());
         }
+    }
+
+    /**
+     * The call has ended with {@code failed} and cost {@code actual} per limit name: like {@link
+     * #settle(boolean)}, and each limit that counts the outcome, spent, and has an actual cost is settled
+     * at it ({@link RateLimiter#settle}); a limit without one keeps its estimate. Once, and nothing after
+     * {@link #refund()}.
+     *
+     * @return whether the store took every settlement (false: one stays at its estimate)
+     * @throws IllegalArgumentException when an actual cost breaks {@link dev.tollgate.LimitRules#SETTLED_COST_RULE}
+     */
+    public boolean settle(boolean failed, Function<String, OptionalLong> actual) {
+        boolean before = refunded.get();
+        settle(failed);
+        if (before || !allowed() || !settledCost.compareAndSet(false, true)) {
+            return false;
+        }
+        boolean taken = true;
+        for (Charged c : charged) {
+            // a sliding window cannot settle: it keeps its estimate
+            OptionalLong cost = actual.apply(c.charge().name());
+            if (cost.isPresent()
+                    && c.spent()
+                    && c.charge().countOn().counts(failed)
+                    && c.charge().limit().algorithm() != Algorithm.SLIDING_WINDOW) {
+                taken &= limiter.settle(c, cost.getAsLong());
+            }
+        }
+        return taken;
     }
 
     /** One limit's decision, for callers with a single charge. */

@@ -40,6 +40,16 @@ final class FixedWindowArithmetic implements InProcessArithmetic<FixedWindowArit
         return new Window(Math.max(0, w.spent - policy.cost()), w.endsAt);
     }
 
+    /** As {@code fixed-window-settle.lua}: only while it is the call's own window, never below 0. */
+    @Override
+    public ExpiringMap.Updated<Window, Boolean> settle(Window w, LimitPolicy policy, long now, long mark, long delta) {
+        if (w == null || w.endsAt() != mark) {
+            return new ExpiringMap.Updated<>(w, false);
+        }
+        long spent = Math.max(0, Math.min(LimitPolicy.MAX_COUNT, w.spent() + delta));
+        return new ExpiringMap.Updated<>(new Window(spent, w.endsAt()), true);
+    }
+
     @Override
     public long expiresAt(Window w) {
         return w.endsAt;

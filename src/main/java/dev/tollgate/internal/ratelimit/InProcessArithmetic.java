@@ -46,6 +46,15 @@ interface InProcessArithmetic<S> {
      */
     S refund(S live, LimitPolicy policy, long mark);
 
+    /**
+     * Settles what an allowed call spent under {@code mark} at {@code delta} more (or less), as the
+     * algorithm's settle script does; the answer says whether it was taken.
+     */
+    default ExpiringMap.Updated<S, Boolean> settle(S live, LimitPolicy policy, long nowMicros, long mark, long delta) {
+        throw new UnsupportedOperationException("limit '" + policy.name()
+                + "': only a token bucket, a fixed window or a calendar quota settles a call's actual cost");
+    }
+
     /** When {@code state} can be forgotten, since a fresh one would decide the same; {@link Long#MAX_VALUE}: never. */
     long expiresAt(S state);
 

@@ -116,6 +116,12 @@ public final class InProcessRateLimitStore implements RateLimitStore {
         kept.refund(policy, storeKey, mark);
     }
 
+    /** As {@code token-bucket-settle.lua} and {@code fixed-window-settle.lua}; a sliding window does not settle. */
+    @Override
+    public boolean settle(LimitPolicy policy, String storeKey, long mark, long delta) {
+        return kept.settle(policy, storeKey, mark, delta);
+    }
+
     /** Number of keys held, expired or not. */
     public int size() {
         return kept.entries().size();
@@ -143,6 +149,10 @@ public final class InProcessRateLimitStore implements RateLimitStore {
 
         void refund(LimitPolicy policy, String key, long mark) {
             entries.update(key, (live, now) -> new ExpiringMap.Updated<>(arithmetic.refund(live, policy, mark), null));
+        }
+
+        boolean settle(LimitPolicy policy, String key, long mark, long delta) {
+            return entries.update(key, (live, now) -> arithmetic.settle(live, policy, now, mark, delta));
         }
 
         Reservation reserve(LimitPolicy policy, String key, long maxWaitMicros) {

@@ -134,11 +134,11 @@ public interface RateLimitStore extends AutoCloseable {
      * @param delta the actual cost minus what was spent, not 0
      * @return whether the store took it (a fixed window that has ended since takes nothing)
      * @throws StoreUnavailableException when the store cannot be asked
-     * @throws UnsupportedOperationException for a store that does not settle (a sliding window, in process)
+     * @throws UnsupportedOperationException for a store that does not settle (a sliding window)
      */
     default boolean settle(LimitPolicy policy, String storeKey, long mark, long delta) {
         throw new UnsupportedOperationException("limit '" + policy.name()
-                + "': only a token bucket or a fixed window in Redis settles a call's actual cost");
+                + "': only a token bucket, a fixed window or a calendar quota settles a call's actual cost");
     }
 
     /** Releases connections and threads. */

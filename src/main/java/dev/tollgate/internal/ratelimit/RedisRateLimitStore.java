@@ -146,6 +146,9 @@ public final class RedisRateLimitStore implements RateLimitStore {
 
     @Override
     public Spent spend(LimitPolicy policy, String storeKey, String replay, Duration window) {
+        if (algorithm == Algorithm.CALENDAR) {
+            return spendInPeriod(policy, storeKey, replay, window);
+        }
         List<String> args = new java.util.ArrayList<>(args(policy));
         args.add(Long.toString(window.toMillis()));
         Object reply;
@@ -170,19 +173,27 @@ public final class RedisRateLimitStore implements RateLimitStore {
      * starts are computed again around the now Redis said (one more round trip, only then).
      */
     private Spent spendInPeriod(LimitPolicy policy, String storeKey) {
+        return spendInPeriod(policy, storeKey, null, null);
+    }
+
+    /** Like {@link #spendInPeriod(LimitPolicy, String)}, with an idempotency record {@code replay} (null: none). */
+    private Spent spendInPeriod(LimitPolicy policy, String storeKey, String replay, Duration window) {
+        List<String> keys = replay == null ? keys(storeKey) : List.of(storeKey, StoreKeys.rules(storeKey), replay);
         long offset = shift.getAsLong();
         long[] starts = calendarStarts.around(policy.calendar(), serverClock.nowMicros() + offset);
         for (int attempt = 0; ; attempt++) {
             List<?> r;
             try {
-                r = (List<?>) redis.eval(SCRIPTS.get(algorithm), keys(storeKey), calendarArgs(policy, offset, starts));
+                List<String> args = calendarArgs(policy, offset, starts);
+                if (replay != null) {
+                    args.add(Long.toString(window.toMillis()));
+                }
+                r = (List<?>) redis.eval(SCRIPTS.get(algorithm), keys, args);
             } catch (RedisException e) {
                 throw failed("Redis did not decide for limit '" + policy.name() + "'", e);
             }
             if ((Long) r.get(0) != -1L) {
-                Decision d =
-                        Decision.ofMicros((Long) r.get(0) == 1L, (Long) r.get(1), (Long) r.get(2), (Long) r.get(3));
-                return new Spent(d, (Long) r.get(4));
+                return spent(r);
             }
             if (attempt == 1) {
                 throw new StoreUnavailableException(
@@ -237,7 +248,8 @@ public final class RedisRateLimitStore implements RateLimitStore {
                     Long.toString(p.refillTokens()),
                     Long.toString(p.refillPeriodMicros()),
                     Long.toString(delta));
-        } else if (algorithm == Algorithm.FIXED_WINDOW) {
+        } else if (algorithm == Algorithm.FIXED_WINDOW || algorithm == Algorithm.CALENDAR) {
+            // a calendar quota's state is a fixed window's, its mark the period's end
             script = SETTLE_WINDOW;
             args = List.of(Long.toString(mark), Long.toString(delta));
         } else {

@@ -29,6 +29,15 @@ final class TokenBucketArithmetic implements InProcessArithmetic<TokenBucketArit
         return live;
     }
 
+    /** As {@code token-bucket-settle.lua}: refilled to now, then {@code delta} taken, into debt if need be. */
+    @Override
+    public ExpiringMap.Updated<Bucket, Boolean> settle(
+            Bucket live, LimitPolicy policy, long now, long mark, long delta) {
+        Bucket bucket = live == null ? new Bucket(policy.capacity(), now) : live;
+        bucket.settle(policy, now, delta);
+        return new ExpiringMap.Updated<>(bucket, true);
+    }
+
     @Override
     public long expiresAt(Bucket bucket) {
         return bucket.expiresAt;
@@ -77,6 +86,17 @@ final class TokenBucketArithmetic implements InProcessArithmetic<TokenBucketArit
             long retryIn = allowed ? 0 : until(t, p.cost(), p, period, ahead);
             expiresAt = fullIn < 0 ? Long.MAX_VALUE : now + fullIn + 1_000_000;
             return Decision.ofMicros(allowed, (long) Math.floor(t), retryIn, fullIn);
+        }
+
+        void settle(LimitPolicy p, long now, long delta) {
+            double period = p.refillPeriodMicros();
+            if (now > ts) {
+                tokens = Math.min(p.capacity(), tokens + (now - ts) * (double) p.refillTokens() / period);
+                ts = now;
+            }
+            tokens = Math.max(-LimitPolicy.MAX_COUNT, Math.min(p.capacity(), tokens - delta));
+            long fullIn = until(tokens, p.capacity(), p, period, ts - now);
+            expiresAt = fullIn < 0 ? Long.MAX_VALUE : now + fullIn + 1_000_000;
         }
 
         /** As {@code token-bucket-reserve.lua}: take now, or reserve the tokens that refill within maxWait. */

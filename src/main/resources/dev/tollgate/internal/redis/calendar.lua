@@ -9,6 +9,8 @@
 -- ARGV[3]  microseconds added to Redis TIME: 0, but in tests (RedisRateLimitStore.shiftedForTests)
 -- ARGV[4..] two or more period starts (us), ascending: ARGV[i] to ARGV[i+1] is one period
 -- KEYS[2]  the client's operator rules (operator.lua), optional
+-- KEYS[3]  the call's idempotency record (idempotency.lua), optional; then the last ARGV is its window
+--          in ms, after the starts
 -- Returns  {allowed 1|0, left in this period, retry-after us, until the period ends us, when the period
 --          ends (us): what fixed-window-refund.lua takes to give an admitted call back};
 --          {-1, now us} when Redis's now is in none of the periods given (the engine's clock is far
@@ -19,18 +21,25 @@ local function whole(v, lo, hi)
   if n and n == math.floor(n) and n >= lo and n <= hi then return n end
 end
 -- #include operator
+-- #include idempotency
 local key = KEYS[1]
 local limit = whole(ARGV[1], 1, MAX)
 local cost = limit and whole(ARGV[2], 1, limit)
 local shift = whole(ARGV[3], -MAX, MAX)
+local idem = idem_window(KEYS[3], ARGV[#ARGV])
+local last = KEYS[3] and #ARGV - 1 or #ARGV
 local starts = {}
-for i = 4, #ARGV do
+for i = 4, last do
   starts[#starts + 1] = whole(ARGV[i], 0, MAX)
   if not starts[#starts] or (#starts > 1 and starts[#starts] <= starts[#starts - 1]) then starts = {} break end
 end
-if not (limit and cost and shift and #starts >= 2) then
+if not (limit and cost and shift and #starts >= 2 and idem ~= false) then
   return redis.error_reply('TOLLGATE_ARGS calendar: bad arguments ' .. table.concat(ARGV, ' '))
 end
+
+-- A repeat of an admitted call (idempotency.lua) is answered as it was, and spends nothing.
+local replayed = idem_replay(KEYS[3])
+if replayed then return replayed end
 
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000000 + tonumber(t[2]) + shift
@@ -60,4 +69,4 @@ end
 n = n + cost
 redis.call('HSET', key, 'e', string.format('%d', e), 'n', string.format('%d', n))
 redis.call('PEXPIRE', key, string.format('%d', math.ceil(ends_in / 1000)))
-return {1, limit - n, 0, ends_in, e}
+return idem_keep(KEYS[3], idem, {1, limit - n, 0, ends_in, e})

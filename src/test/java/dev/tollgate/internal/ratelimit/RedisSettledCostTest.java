@@ -42,7 +42,12 @@ class RedisSettledCostTest {
                 "tollgate.limits.small.persist", "true",
                 "tollgate.limits.month.algorithm", "fixed-window",
                 "tollgate.limits.month.capacity", "10000",
-                "tollgate.limits.month.refill-period", "36525d"));
+                "tollgate.limits.month.refill-period", "36525d",
+                "tollgate.limits.quota.algorithm", "calendar",
+                "tollgate.limits.quota.period", "year",
+                "tollgate.limits.quota.zone", "Europe/Berlin",
+                "tollgate.limits.quota.capacity", "10000",
+                "tollgate.limits.quota.idempotency-window", "1h"));
     }
 
     @AfterAll
@@ -95,6 +100,28 @@ class RedisSettledCostTest {
         String less = fresh();
         assertTrue(tollgate.estimate("month", less, 1000).settle(200));
         assertEquals(10000 - 200 - 1, tollgate.check("month", less).remaining());
+    }
+
+    /** A calendar quota settles as a fixed window does, in the period the call was spent in. */
+    @Test
+    void aCalendarQuotaSettlesItsCount() {
+        String more = fresh();
+        assertTrue(tollgate.estimate("quota", more, 1000).settle(1342));
+        assertEquals(10000 - 1342 - 1, tollgate.check("quota", more).remaining());
+        String less = fresh();
+        assertTrue(tollgate.estimate("quota", less, 1000).settle(200));
+        assertEquals(10000 - 200 - 1, tollgate.check("quota", less).remaining());
+    }
+
+    /** A calendar quota keeps idempotency records too: ten checks with one key spend one unit. */
+    @Test
+    void aCalendarQuotaSpendsOnceForOneIdempotencyKey() {
+        String client = fresh();
+        String key = fresh();
+        for (int i = 0; i < 10; i++) {
+            assertEquals(9999, tollgate.check("quota", client, key).remaining());
+        }
+        assertEquals(9998, tollgate.check("quota", client).remaining());
     }
 
     /** A negative or absurd actual cost is refused with its rule, and changes nothing; a second settle too. */
