@@ -23,6 +23,7 @@ import redis.clients.jedis.Jedis;
  */
 @MicroShedTest
 @SharedContainerConfig(DemoDeployment.class)
+@SharedServers
 public class ChargesIT {
 
     @RegisterExtension
