@@ -16,6 +16,7 @@ import org.junit.jupiter.api.Test;
  * role {@code tollgate-admin} only, is refused (403) on the operator resource and the console page, as is
  * the viewer; an anonymous caller is asked to sign in (401).
  */
+@OwnServer
 class AdminRoleIT {
 
     static final String ROLE = "tollgate-auditor";

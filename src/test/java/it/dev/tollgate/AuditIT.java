@@ -26,6 +26,7 @@ import redis.clients.jedis.Jedis;
  */
 @MicroShedTest
 @SharedContainerConfig(DemoDeployment.class)
+@SharedServers
 public class AuditIT {
 
     @RegisterExtension

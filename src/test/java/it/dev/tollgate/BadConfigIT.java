@@ -13,6 +13,7 @@ import org.junit.jupiter.api.Test;
  * The demo WAR deployed on a second Liberty server with bad settings: the deployment fails, and the
  * one message names every bad property and its value.
  */
+@OwnServer
 class BadConfigIT {
 
     static ExtraServer server;

@@ -24,6 +24,7 @@ import org.microshed.testing.jupiter.MicroShedTest;
  */
 @MicroShedTest
 @SharedContainerConfig(DemoDeployment.class)
+@SharedServers
 public class ClassAndResolverKeysIT {
 
     @RegisterExtension

@@ -27,6 +27,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * ({@code demo}: 100, never refilled), so a falling count is one bucket and a full one a fresh bucket.
  * Every test uses its own addresses, so no other test's spending shows here.
  */
+@SharedServers
 class ClientIdentityIT {
 
     @RegisterExtension

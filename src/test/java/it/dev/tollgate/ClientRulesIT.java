@@ -23,6 +23,7 @@ import org.microshed.testing.jupiter.MicroShedTest;
  */
 @MicroShedTest
 @SharedContainerConfig(DemoDeployment.class)
+@SharedServers
 public class ClientRulesIT {
 
     @RegisterExtension

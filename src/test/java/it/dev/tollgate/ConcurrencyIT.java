@@ -15,6 +15,7 @@ import org.microshed.testing.jupiter.MicroShedTest;
 /** Concurrency limits in two real servers on one Redis: {@code /demo/slow} and {@code /demo/inflight}. */
 @MicroShedTest
 @SharedContainerConfig(DemoDeployment.class)
+@SharedServers
 public class ConcurrencyIT {
 
     @RegisterExtension

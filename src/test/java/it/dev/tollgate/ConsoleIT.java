@@ -46,6 +46,7 @@ import org.openqa.selenium.support.ui.WebDriverWait;
  */
 @MicroShedTest
 @SharedContainerConfig(DemoDeployment.class)
+@SharedServers
 public class ConsoleIT {
 
     @RegisterExtension

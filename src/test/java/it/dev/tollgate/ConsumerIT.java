@@ -39,6 +39,7 @@ import redis.clients.jedis.Jedis;
  * Counters}, a {@code @OncePerCluster} job, and a counter call to a frozen Redis answered 503.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+@OwnServer
 class ConsumerIT {
 
     @RegisterExtension

@@ -31,6 +31,7 @@ import redis.clients.jedis.Jedis;
  * the server's own bucket meanwhile and by Redis again once the probe finds it answering.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+@Alone
 class DegradedCausesIT {
 
     @RegisterExtension

@@ -17,6 +17,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * fails, and its one message names each setting by its property name with the value the variable gave
  * (so every variable reached the setting it names), never a password, and refuses unknown names.
  */
+@OwnServer
 class EnvironmentBadConfigIT {
 
     static ExtraServer server;

@@ -29,6 +29,7 @@ import redis.clients.jedis.params.ScanParams;
  * ({@code demo-window}) and hyphenated settings ({@code FAIL_OPEN}, {@code REFILL_PERIOD}) included.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+@OwnServer
 class EnvironmentConfigIT {
 
     @RegisterExtension

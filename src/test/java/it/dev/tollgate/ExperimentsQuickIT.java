@@ -23,6 +23,7 @@ import org.junit.jupiter.api.Test;
  * --quick}). Outputs go to {@code experiments/target/quick-it/}, never to the committed
  * {@code experiments/results/}.
  */
+@Alone
 class ExperimentsQuickIT {
 
     private static final Path EXPERIMENTS = Path.of("experiments").toAbsolutePath();
@@ -284,10 +285,11 @@ class ExperimentsQuickIT {
     }
 
     private static void exec(List<String> command, Path log, String what) throws IOException, InterruptedException {
-        Process p = new ProcessBuilder(command)
-                .redirectErrorStream(true)
-                .redirectOutput(log.toFile())
-                .start();
+        ProcessBuilder builder =
+                new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());
+        // The one nested build is short: C1 alone and the serial collector, as for the test servers.
+        builder.environment().merge("MAVEN_OPTS", String.join(" ", ExtraServer.FAST_START), (a, b) -> a + " " + b);
+        Process p = builder.start();
         boolean done = p.waitFor(10, TimeUnit.MINUTES);
         if (!done) {
             p.descendants().forEach(ProcessHandle::destroyForcibly);

@@ -21,6 +21,7 @@ import org.microshed.testing.jupiter.MicroShedTest;
  */
 @MicroShedTest
 @SharedContainerConfig(DemoDeployment.class)
+@Alone
 public class FaultToleranceOrderIT {
 
     @RegisterExtension

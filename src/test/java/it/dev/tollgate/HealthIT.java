@@ -15,6 +15,7 @@ import org.microshed.testing.jupiter.MicroShedTest;
 
 @MicroShedTest
 @SharedContainerConfig(DemoDeployment.class)
+@SharedServers
 public class HealthIT {
 
     @RegisterExtension

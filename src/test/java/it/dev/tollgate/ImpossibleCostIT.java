@@ -26,6 +26,7 @@ import redis.clients.jedis.params.ScanParams;
  */
 @MicroShedTest
 @SharedContainerConfig(DemoDeployment.class)
+@SharedServers
 public class ImpossibleCostIT {
 
     @RegisterExtension

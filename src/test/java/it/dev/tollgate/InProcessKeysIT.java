@@ -19,6 +19,7 @@ import org.junit.jupiter.api.Test;
  * 400 for a path), and {@code tollgate.http.limits} beside an annotation. Each limit's bucket says whose
  * it is by its {@code RateLimit} remaining count.
  */
+@OwnServer
 class InProcessKeysIT {
 
     static ExtraServer server;

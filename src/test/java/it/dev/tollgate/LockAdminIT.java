@@ -32,6 +32,7 @@ import org.microshed.testing.jupiter.MicroShedTest;
  */
 @MicroShedTest
 @SharedContainerConfig(DemoDeployment.class)
+@SharedServers
 public class LockAdminIT {
 
     @RegisterExtension

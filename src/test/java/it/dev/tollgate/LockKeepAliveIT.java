@@ -23,6 +23,7 @@ import redis.clients.jedis.Jedis;
  */
 @MicroShedTest
 @SharedContainerConfig(DemoDeployment.class)
+@Alone
 public class LockKeepAliveIT {
 
     @RegisterExtension

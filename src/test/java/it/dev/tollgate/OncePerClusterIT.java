@@ -18,6 +18,7 @@ import org.microshed.testing.jupiter.MicroShedTest;
  */
 @MicroShedTest
 @SharedContainerConfig(DemoDeployment.class)
+@SharedServers
 public class OncePerClusterIT {
 
     @RegisterExtension

@@ -19,6 +19,7 @@ import org.microshed.testing.jupiter.MicroShedTest;
  */
 @MicroShedTest
 @SharedContainerConfig(DemoDeployment.class)
+@Alone
 public class OutageIT {
 
     @RegisterExtension

@@ -30,6 +30,7 @@ import redis.clients.jedis.Jedis;
  * takes bursts of 5 and then 5 calls per second for everyone, and announces it ({@code RateLimit-Policy:
  * "demo-partner-api";q=5;w=1}). Nobody told the callers that rate.
  */
+@Alone
 @MicroShedTest
 @SharedContainerConfig(DemoDeployment.class)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)

@@ -21,6 +21,7 @@ import redis.clients.jedis.args.ClientPauseMode;
  */
 @MicroShedTest
 @SharedContainerConfig(DemoDeployment.class)
+@Alone
 public class RedisFaultsIT {
 
     @RegisterExtension

@@ -23,6 +23,7 @@ import org.microshed.testing.jupiter.MicroShedTest;
  */
 @MicroShedTest
 @SharedContainerConfig(DemoDeployment.class)
+@Alone
 public class ReloadIT {
 
     @RegisterExtension

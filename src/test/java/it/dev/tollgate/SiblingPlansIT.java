@@ -21,6 +21,7 @@ import org.microshed.testing.jupiter.MicroShedTest;
  */
 @MicroShedTest
 @SharedContainerConfig(DemoDeployment.class)
+@SharedServers
 public class SiblingPlansIT {
 
     @RegisterExtension

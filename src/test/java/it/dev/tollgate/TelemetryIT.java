@@ -34,6 +34,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * the test reads what was exported from messages.log: cumulative sums every second, and each server span.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+@OwnServer
 class TelemetryIT {
 
     @RegisterExtension

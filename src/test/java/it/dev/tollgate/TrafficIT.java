@@ -22,6 +22,7 @@ import redis.clients.jedis.Jedis;
  */
 @MicroShedTest
 @SharedContainerConfig(DemoDeployment.class)
+@SharedServers
 public class TrafficIT {
 
     @RegisterExtension

@@ -32,6 +32,7 @@ import redis.clients.jedis.Jedis;
  */
 @MicroShedTest
 @SharedContainerConfig(DemoDeployment.class)
+@Alone
 public class WaitForPermitIT {
 
     @RegisterExtension
