@@ -24,6 +24,7 @@ import org.microshed.testing.jupiter.MicroShedTest;
 @MicroShedTest
 @SharedContainerConfig(DemoDeployment.class)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+@SharedServers
 public class TelemetryOffIT {
 
     @RegisterExtension
