@@ -28,10 +28,14 @@ public final class InProcessRateLimitStore implements RateLimitStore {
 
     private record Record(Decision decision, long expiresAt) {}
 
+    /** Usage ledgers, as {@code usage.lua}. */
+    private final InProcessUsage usage;
+
     private <S> InProcessRateLimitStore(MicrosClock clock, InProcessArithmetic<S> arithmetic, int maxKeys) {
         this.kept =
                 new Kept<>(new ExpiringMap<>(clock, arithmetic::expiresAt, maxKeys, arithmetic::weight), arithmetic);
         this.records = new ExpiringMap<>(clock, Record::expiresAt, maxKeys, r -> 1);
+        this.usage = new InProcessUsage(clock);
     }
 
     /** Token buckets, as {@code token-bucket.lua}. */
@@ -114,6 +118,27 @@ public final class InProcessRateLimitStore implements RateLimitStore {
             records.update(replay, (live, now) -> new ExpiringMap.Updated<>(null, null));
         }
         kept.refund(policy, storeKey, mark);
+    }
+
+    @Override
+    public Spent spend(
+            LimitPolicy policy, String storeKey, String replay, java.time.Duration window, UsageLedger ledger) {
+        Spent s = replay == null ? spend(policy, storeKey) : spend(policy, storeKey, replay, window);
+        if (s.decision().allowed() && !s.replayed()) {
+            usage.add(ledger, policy.cost());
+        }
+        return s;
+    }
+
+    @Override
+    public void refund(LimitPolicy policy, String storeKey, long mark, String replay, UsageLedger ledger) {
+        refund(policy, storeKey, mark, replay);
+        usage.add(ledger, -policy.cost());
+    }
+
+    /** The usage ledgers of the limits this store keeps. */
+    public InProcessUsage usage() {
+        return usage;
     }
 
     /** Number of keys held, expired or not. */

@@ -133,7 +133,7 @@ public final class RedisRateLimitStore implements RateLimitStore {
     @Override
     public Spent spend(LimitPolicy policy, String storeKey) {
         if (algorithm == Algorithm.CALENDAR) {
-            return spendInPeriod(policy, storeKey);
+            return spendInPeriod(policy, storeKey, null);
         }
         Object reply;
         try {
@@ -146,11 +146,25 @@ public final class RedisRateLimitStore implements RateLimitStore {
 
     @Override
     public Spent spend(LimitPolicy policy, String storeKey, String replay, Duration window) {
-        List<String> args = new java.util.ArrayList<>(args(policy));
-        args.add(Long.toString(window.toMillis()));
+        return spend(policy, storeKey, replay, window, null);
+    }
+
+    @Override
+    public Spent spend(LimitPolicy policy, String storeKey, String replay, Duration window, UsageLedger usage) {
+        if (algorithm == Algorithm.CALENDAR) {
+            return spendInPeriod(policy, storeKey, usage);
+        }
+        List<String> keys = replay == null ? keys(storeKey) : List.of(storeKey, StoreKeys.rules(storeKey), replay);
+        List<String> args = args(policy);
+        if (replay != null) {
+            args = new java.util.ArrayList<>(args);
+            args.add(Long.toString(window.toMillis()));
+        }
         Object reply;
         try {
-            reply = redis.eval(SCRIPTS.get(algorithm), List.of(storeKey, StoreKeys.rules(storeKey), replay), args);
+            reply = usage == null
+                    ? redis.eval(SCRIPTS.get(algorithm), keys, args)
+                    : redis.eval(SCRIPTS.get(algorithm), usage.keys(keys), usage.args(args));
         } catch (RedisException e) {
             throw failed("Redis did not decide for limit '" + policy.name() + "'", e);
         }
@@ -169,13 +183,17 @@ public final class RedisRateLimitStore implements RateLimitStore {
      * around this server's now; when this server's clock is so far off that it is in none of them, the
      * starts are computed again around the now Redis said (one more round trip, only then).
      */
-    private Spent spendInPeriod(LimitPolicy policy, String storeKey) {
+    private Spent spendInPeriod(LimitPolicy policy, String storeKey, UsageLedger usage) {
         long offset = shift.getAsLong();
         long[] starts = calendarStarts.around(policy.calendar(), serverClock.nowMicros() + offset);
         for (int attempt = 0; ; attempt++) {
             List<?> r;
             try {
-                r = (List<?>) redis.eval(SCRIPTS.get(algorithm), keys(storeKey), calendarArgs(policy, offset, starts));
+                List<String> args = calendarArgs(policy, offset, starts);
+                r = (List<?>)
+                        (usage == null
+                                ? redis.eval(SCRIPTS.get(algorithm), keys(storeKey), args)
+                                : redis.eval(SCRIPTS.get(algorithm), usage.keys(keys(storeKey)), usage.args(args)));
             } catch (RedisException e) {
                 throw failed("Redis did not decide for limit '" + policy.name() + "'", e);
             }
@@ -212,12 +230,21 @@ public final class RedisRateLimitStore implements RateLimitStore {
 
     @Override
     public void refund(LimitPolicy policy, String storeKey, long mark, String replay) {
+        refund(policy, storeKey, mark, replay, null);
+    }
+
+    @Override
+    public void refund(LimitPolicy policy, String storeKey, long mark, String replay, UsageLedger usage) {
         List<String> keys = replay == null ? keys(storeKey) : List.of(storeKey, StoreKeys.rules(storeKey), replay);
         List<String> args = algorithm == Algorithm.TOKEN_BUCKET
                 ? List.of(Long.toString(policy.capacity()), Long.toString(policy.cost()))
                 : List.of(Long.toString(mark), Long.toString(policy.cost()));
         try {
-            redis.eval(REFUNDS.get(algorithm), keys, args);
+            if (usage == null) {
+                redis.eval(REFUNDS.get(algorithm), keys, args);
+            } else {
+                redis.eval(REFUNDS.get(algorithm), usage.keys(keys), usage.args(args));
+            }
         } catch (RedisException e) {
             throw failed("Redis did not give back for limit '" + policy.name() + "'", e);
         }
@@ -228,6 +255,11 @@ public final class RedisRateLimitStore implements RateLimitStore {
 
     @Override
     public boolean settle(LimitPolicy p, String storeKey, long mark, long delta) {
+        return settle(p, storeKey, mark, delta, null);
+    }
+
+    @Override
+    public boolean settle(LimitPolicy p, String storeKey, long mark, long delta, UsageLedger usage) {
         List<String> args;
         LuaScript script;
         if (algorithm == Algorithm.TOKEN_BUCKET) {
@@ -244,7 +276,9 @@ public final class RedisRateLimitStore implements RateLimitStore {
             return RateLimitStore.super.settle(p, storeKey, mark, delta);
         }
         try {
-            Object r = redis.eval(script, keys(storeKey), args);
+            Object r = usage == null
+                    ? redis.eval(script, keys(storeKey), args)
+                    : redis.eval(script, usage.keys(keys(storeKey)), usage.args(args));
             return algorithm == Algorithm.TOKEN_BUCKET || (Long) r >= 0;
         } catch (RedisException e) {
             throw failed("Redis did not settle for limit '" + p.name() + "'", e);

@@ -9,6 +9,7 @@
 -- ARGV[3]  microseconds added to Redis TIME: 0, but in tests (RedisRateLimitStore.shiftedForTests)
 -- ARGV[4..] two or more period starts (us), ascending: ARGV[i] to ARGV[i+1] is one period
 -- KEYS[2]  the client's operator rules (operator.lua), optional
+-- KEYS[last] the client's usage ledger (usage.lua), optional (3rd or later); ARGV's last two its days and client
 -- Returns  {allowed 1|0, left in this period, retry-after us, until the period ends us, when the period
 --          ends (us): what fixed-window-refund.lua takes to give an admitted call back};
 --          {-1, now us} when Redis's now is in none of the periods given (the engine's clock is far
@@ -19,16 +20,17 @@ local function whole(v, lo, hi)
   if n and n == math.floor(n) and n >= lo and n <= hi then return n end
 end
 -- #include operator
+-- #include usage
 local key = KEYS[1]
 local limit = whole(ARGV[1], 1, MAX)
 local cost = limit and whole(ARGV[2], 1, limit)
 local shift = whole(ARGV[3], -MAX, MAX)
 local starts = {}
-for i = 4, #ARGV do
+for i = 4, #ARGV - (USAGE_KEY and 2 or 0) do
   starts[#starts + 1] = whole(ARGV[i], 0, MAX)
   if not starts[#starts] or (#starts > 1 and starts[#starts] <= starts[#starts - 1]) then starts = {} break end
 end
-if not (limit and cost and shift and #starts >= 2) then
+if not (limit and cost and shift and #starts >= 2 and usage_ok()) then
   return redis.error_reply('TOLLGATE_ARGS calendar: bad arguments ' .. table.concat(ARGV, ' '))
 end
 
@@ -58,6 +60,7 @@ if n + cost > limit then
   return {0, math.max(0, limit - n), operator_retry(ends_in, override_left), ends_in, e}
 end
 n = n + cost
+usage_add(now, cost)
 redis.call('HSET', key, 'e', string.format('%d', e), 'n', string.format('%d', n))
 redis.call('PEXPIRE', key, string.format('%d', math.ceil(ends_in / 1000)))
 return {1, limit - n, 0, ends_in, e}
