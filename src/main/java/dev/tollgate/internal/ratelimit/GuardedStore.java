@@ -28,7 +28,8 @@ final class GuardedStore implements Stage {
         RateLimitStore store = store(c.limit());
         String key = ask.storeKey();
         if (ask.waits()) {
-            Reservation r = guard.call(key, () -> store.reserve(c.spentPolicy(), key, ask.maxWait()));
+            UsageLedger ledger = UsageLedger.of(c.limit(), key, c.clientKey());
+            Reservation r = guard.call(key, () -> store.reserve(c.spentPolicy(), key, ask.maxWait(), ledger));
             return new Charged(c, r.decision(), 0, r.delay(), r.decision().allowed());
         }
         String replay = ask.replay();

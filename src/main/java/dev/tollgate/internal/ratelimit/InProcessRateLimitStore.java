@@ -131,6 +131,15 @@ public final class InProcessRateLimitStore implements RateLimitStore {
     }
 
     @Override
+    public Reservation reserve(LimitPolicy policy, String storeKey, java.time.Duration maxWait, UsageLedger ledger) {
+        Reservation r = reserve(policy, storeKey, maxWait);
+        if (r.decision().allowed()) {
+            usage.add(ledger, policy.cost());
+        }
+        return r;
+    }
+
+    @Override
     public void refund(LimitPolicy policy, String storeKey, long mark, String replay, UsageLedger ledger) {
         refund(policy, storeKey, mark, replay);
         usage.add(ledger, -policy.cost());

@@ -150,6 +150,11 @@ public interface RateLimitStore extends AutoCloseable {
         return replay == null ? spend(policy, storeKey) : spend(policy, storeKey, replay, window);
     }
 
+    /** Like {@link #reserve}, and when it admits the call, adds its cost to the client's {@code usage} day. */
+    default Reservation reserve(LimitPolicy policy, String storeKey, java.time.Duration maxWait, UsageLedger usage) {
+        return reserve(policy, storeKey, maxWait);
+    }
+
     /** Like {@link #refund(LimitPolicy, String, long, String)}, and takes the cost off the client's {@code usage} day. */
     default void refund(LimitPolicy policy, String storeKey, long mark, String replay, UsageLedger usage) {
         refund(policy, storeKey, mark, replay);

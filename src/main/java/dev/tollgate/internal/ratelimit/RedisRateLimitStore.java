@@ -287,6 +287,11 @@ public final class RedisRateLimitStore implements RateLimitStore {
 
     @Override
     public Reservation reserve(LimitPolicy policy, String storeKey, Duration maxWait) {
+        return reserve(policy, storeKey, maxWait, null);
+    }
+
+    @Override
+    public Reservation reserve(LimitPolicy policy, String storeKey, Duration maxWait, UsageLedger usage) {
         if (algorithm != Algorithm.TOKEN_BUCKET) {
             return RateLimitStore.super.reserve(policy, storeKey, maxWait);
         }
@@ -294,7 +299,9 @@ public final class RedisRateLimitStore implements RateLimitStore {
         args.add(Long.toString(Math.max(1, maxWait.toNanos() / 1000)));
         Object reply;
         try {
-            reply = redis.eval(RESERVE, keys(storeKey), args);
+            reply = usage == null
+                    ? redis.eval(RESERVE, keys(storeKey), args)
+                    : redis.eval(RESERVE, usage.keys(keys(storeKey)), usage.args(args));
         } catch (RedisException e) {
             throw failed("Redis did not decide for limit '" + policy.name() + "'", e);
         }

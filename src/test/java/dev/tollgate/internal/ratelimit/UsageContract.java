@@ -143,6 +143,16 @@ public abstract class UsageContract {
     }
 
     @Test
+    void aCallThatWaitsForItsTokensIsRecorded() throws InterruptedException {
+        String client = fresh("w");
+        calls("us-refund", client, 2);
+        assertTrue(
+                tollgate().acquire("us-refund", client, Duration.ofSeconds(1)).allowed());
+        assertEquals(
+                3L, tollgate().admin().usage("us-refund", client, from(), to()).units());
+    }
+
+    @Test
     void aSettledCostIsWhatIsKept() {
         Long ttl = ttlSeconds("absent");
         if (ttl == null) {
