@@ -162,13 +162,16 @@ public final class RedisRateLimitStore implements RateLimitStore {
         }
         Object reply;
         try {
-            reply = usage == null
-                    ? redis.eval(SCRIPTS.get(algorithm), keys, args)
-                    : redis.eval(SCRIPTS.get(algorithm), usage.keys(keys), usage.args(args));
+            reply = eval(SCRIPTS.get(algorithm), keys, args, usage);
         } catch (RedisException e) {
             throw failed("Redis did not decide for limit '" + policy.name() + "'", e);
         }
         return spent(reply);
+    }
+
+    /** {@code script} on {@code keys} and {@code args}, with the client's usage ledger last when not null ({@code usage.lua}). */
+    private Object eval(LuaScript script, List<String> keys, List<String> args, UsageLedger usage) {
+        return usage == null ? redis.eval(script, keys, args) : redis.eval(script, usage.keys(keys), usage.args(args));
     }
 
     /** A script's answer: {@code {allowed, remaining, retry us, full us[, mark[, replayed]]}}. */
@@ -190,10 +193,7 @@ public final class RedisRateLimitStore implements RateLimitStore {
             List<?> r;
             try {
                 List<String> args = calendarArgs(policy, offset, starts);
-                r = (List<?>)
-                        (usage == null
-                                ? redis.eval(SCRIPTS.get(algorithm), keys(storeKey), args)
-                                : redis.eval(SCRIPTS.get(algorithm), usage.keys(keys(storeKey)), usage.args(args)));
+                r = (List<?>) eval(SCRIPTS.get(algorithm), keys(storeKey), args, usage);
             } catch (RedisException e) {
                 throw failed("Redis did not decide for limit '" + policy.name() + "'", e);
             }
@@ -240,11 +240,7 @@ public final class RedisRateLimitStore implements RateLimitStore {
                 ? List.of(Long.toString(policy.capacity()), Long.toString(policy.cost()))
                 : List.of(Long.toString(mark), Long.toString(policy.cost()));
         try {
-            if (usage == null) {
-                redis.eval(REFUNDS.get(algorithm), keys, args);
-            } else {
-                redis.eval(REFUNDS.get(algorithm), usage.keys(keys), usage.args(args));
-            }
+            eval(REFUNDS.get(algorithm), keys, args, usage);
         } catch (RedisException e) {
             throw failed("Redis did not give back for limit '" + policy.name() + "'", e);
         }
@@ -276,9 +272,7 @@ public final class RedisRateLimitStore implements RateLimitStore {
             return RateLimitStore.super.settle(p, storeKey, mark, delta);
         }
         try {
-            Object r = usage == null
-                    ? redis.eval(script, keys(storeKey), args)
-                    : redis.eval(script, usage.keys(keys(storeKey)), usage.args(args));
+            Object r = eval(script, keys(storeKey), args, usage);
             return algorithm == Algorithm.TOKEN_BUCKET || (Long) r >= 0;
         } catch (RedisException e) {
             throw failed("Redis did not settle for limit '" + p.name() + "'", e);
@@ -299,9 +293,7 @@ public final class RedisRateLimitStore implements RateLimitStore {
         args.add(Long.toString(Math.max(1, maxWait.toNanos() / 1000)));
         Object reply;
         try {
-            reply = usage == null
-                    ? redis.eval(RESERVE, keys(storeKey), args)
-                    : redis.eval(RESERVE, usage.keys(keys(storeKey)), usage.args(args));
+            reply = eval(RESERVE, keys(storeKey), args, usage);
         } catch (RedisException e) {
             throw failed("Redis did not decide for limit '" + policy.name() + "'", e);
         }
