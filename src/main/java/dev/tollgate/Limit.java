@@ -49,6 +49,8 @@ import java.util.Set;
  *     LimitRules#NO_LEASE}: every call asks Redis. See the reference's "Leased limits"
  * @param idempotencyWindow how long an admitted call's idempotency key makes its repeats admitted again
  *     without spending (1 s to 7 days); empty (the default): no call is a repeat
+ * @param usageDays how many days each client's usage per UTC day is kept for export ({@code
+ *     usage-days}, 1 to 400; {@link RateLimitAdmin#usage}); {@link LimitRules#USAGE_OFF} (the default): none
  */
 public record Limit(
         String name,
@@ -66,7 +68,8 @@ public record Limit(
         Optional<Limit> candidate,
         CalendarPeriod calendar,
         Duration lease,
-        Optional<Duration> idempotencyWindow) {
+        Optional<Duration> idempotencyWindow,
+        int usageDays) {
 
     /** How a limit counts ({@code algorithm}). */
     public enum Algorithm {
@@ -127,6 +130,7 @@ public record Limit(
         }
         problems.addAll(LimitRules.checkLease(algorithm, lease));
         idempotencyWindow.flatMap(Limit::windowProblem).ifPresent(problems::add);
+        LimitRules.usageDaysProblem(usageDays).ifPresent(problems::add);
         if (!problems.isEmpty()) {
             throw TollgateConfigException.of(describe(name, problems));
         }
@@ -163,7 +167,8 @@ public record Limit(
                 candidate,
                 null,
                 LimitRules.NO_LEASE,
-                Optional.empty());
+                Optional.empty(),
+                LimitRules.USAGE_OFF);
     }
 
     /** Whether a server leases this limit's tokens ({@link #lease()} not {@link LimitRules#NO_LEASE}). */
@@ -240,6 +245,7 @@ public record Limit(
         private boolean refillPeriodGiven;
         private Duration lease = LimitRules.NO_LEASE;
         private Duration idempotencyWindow;
+        private int usageDays = LimitRules.USAGE_OFF;
 
         private Builder(String name, Algorithm algorithm) {
             if (algorithm == null) {
@@ -337,6 +343,15 @@ public record Limit(
         }
 
         /**
+         * Keeps what each client spends per UTC day for {@code days} days (1 to 400), in the decision's own
+         * script, for {@link RateLimitAdmin#usage}; {@link LimitRules#USAGE_OFF} (the default): nothing kept.
+         */
+        public Builder usageDays(int days) {
+            this.usageDays = days;
+            return this;
+        }
+
+        /**
          * A policy tried beside this one, which never denies: {@code candidate}'s algorithm, capacity,
          * refill, cost and persist, under this limit's name, key and degraded decision; null: none.
          */
@@ -400,6 +415,7 @@ public record Limit(
             if (idempotencyWindow != null) {
                 windowProblem(idempotencyWindow).ifPresent(problems::add);
             }
+            LimitRules.usageDaysProblem(usageDays).ifPresent(problems::add);
             if (candidate != null) {
                 candidate.problems().stream().map(p -> p.under("shadow.")).forEach(problems::add);
             }
@@ -429,7 +445,8 @@ public record Limit(
                             Optional.empty(),
                             c.calendar,
                             LimitRules.NO_LEASE,
-                            Optional.empty()));
+                            Optional.empty(),
+                            LimitRules.USAGE_OFF));
             return new Limit(
                     name,
                     algorithm,
@@ -446,7 +463,8 @@ public record Limit(
                     shadowed,
                     calendar,
                     lease,
-                    Optional.ofNullable(idempotencyWindow));
+                    Optional.ofNullable(idempotencyWindow),
+                    usageDays);
         }
 
         /** The refill period or window; a calendar quota's longest period. */

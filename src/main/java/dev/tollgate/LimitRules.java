@@ -279,6 +279,60 @@ public final class LimitRules {
         return java.util.Optional.empty();
     }
 
+    /** A limit that keeps no usage ({@code usage-days=off}). */
+    public static final int USAGE_OFF = 0;
+
+    /** The longest a limit keeps its clients' usage per day: 400 days, a year and a billing quarter's slack. */
+    public static final int MAX_USAGE_DAYS = 400;
+
+    /** The most clients one usage read lists ({@link RateLimitAdmin#usage}). */
+    public static final int MAX_USAGE_TOP = 100_000;
+
+    /** What is wrong with reading usage from {@code from} to {@code to} for the {@code top} clients, if anything. */
+    public static java.util.Optional<String> usageReadProblem(
+            java.time.LocalDate from, java.time.LocalDate to, int top) {
+        if (from == null || to == null || to.isBefore(from)) {
+            return java.util.Optional.of(
+                    "usage is read from a day to the same or a later day, but was from " + from + " to " + to);
+        }
+        if (java.time.temporal.ChronoUnit.DAYS.between(from, to) >= MAX_USAGE_DAYS) {
+            return java.util.Optional.of(
+                    "usage is read for at most " + MAX_USAGE_DAYS + " days, but was from " + from + " to " + to);
+        }
+        if (top < 1 || top > MAX_USAGE_TOP) {
+            return java.util.Optional.of("top must be 1 to " + MAX_USAGE_TOP + ", but was " + top);
+        }
+        return java.util.Optional.empty();
+    }
+
+    /** What a limit's {@code usage-days} may be. */
+    public static final String USAGE_DAYS_RULE =
+            "off, or the days each client's daily usage is kept, 1 to " + MAX_USAGE_DAYS;
+
+    /** What is wrong with {@code days} as a limit's usage retention, if anything. */
+    public static java.util.Optional<ConfigProblem> usageDaysProblem(int days) {
+        return days == USAGE_OFF || (days >= 1 && days <= MAX_USAGE_DAYS)
+                ? java.util.Optional.empty()
+                : java.util.Optional.of(ConfigProblem.expected("usage-days", days, USAGE_DAYS_RULE));
+    }
+
+    /**
+     * A limit's {@code usage-days} as written: {@code off}, or whole days 1 to {@value #MAX_USAGE_DAYS}.
+     *
+     * @throws NumberFormatException when it is neither
+     */
+    public static int parseUsageDays(String text) {
+        String t = text.trim();
+        if (t.equalsIgnoreCase("off")) {
+            return USAGE_OFF;
+        }
+        int days = Integer.parseInt(t);
+        if (days < 1 || days > MAX_USAGE_DAYS) {
+            throw new NumberFormatException(t);
+        }
+        return days;
+    }
+
     /** Whether {@code window} may be a limit's idempotency window: 1 s to 7 days. */
     public static boolean idempotencyWindowFits(Duration window) {
         return window.compareTo(MIN_IDEMPOTENCY_WINDOW) >= 0 && window.compareTo(MAX_IDEMPOTENCY_WINDOW) <= 0;

@@ -102,4 +102,28 @@ public interface RateLimitAdmin {
      * @throws dev.tollgate.StoreUnavailableException when Redis cannot be asked
      */
     ClientRules rules(String limit, String clientKey);
+
+    /**
+     * What each client of the limit spent from {@code from} to {@code to} (UTC days of Redis's clock, both
+     * included), the most first, at most {@code top} clients: a limit keeps it when {@code usage-days} is
+     * set, written in each decision's own script (a denial spends and records nothing). Read by scanning
+     * every master's usage keys of the limit: for a billing run, not for each request.
+     *
+     * @param top 1..{@value LimitRules#MAX_USAGE_TOP}
+     * @throws TollgateConfigException when no limit of that name is configured
+     * @throws IllegalArgumentException when the limit keeps no usage, {@code to} is before {@code from},
+     *     the days span more than {@value LimitRules#MAX_USAGE_DAYS}, or {@code top} is out of range
+     * @throws dev.tollgate.StoreUnavailableException when Redis cannot be asked
+     */
+    java.util.List<ClientUsage> usage(String limit, java.time.LocalDate from, java.time.LocalDate to, int top);
+
+    /**
+     * What one client of the limit spent from {@code from} to {@code to}, as {@link #usage(String,
+     * java.time.LocalDate, java.time.LocalDate, int)} says; no units when it spent nothing then.
+     *
+     * @throws TollgateConfigException when no limit of that name is configured
+     * @throws IllegalArgumentException when the limit keeps no usage or the days are out of range
+     * @throws dev.tollgate.StoreUnavailableException when Redis cannot be asked
+     */
+    ClientUsage usage(String limit, String clientKey, java.time.LocalDate from, java.time.LocalDate to);
 }

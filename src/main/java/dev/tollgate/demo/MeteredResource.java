@@ -16,6 +16,10 @@ import jakarta.ws.rs.core.Response;
  * Berlin), both on every call, all or nothing. {@code POST /demo/metered/charge} spends one unit of
  * each and is idempotent ({@code Idempotency-Key}, kept an hour by the quota); {@code POST
  * /demo/metered/settle?units=} settles the quota at the units used ({@link ReportedWork#meter}).
+ *
+ * <p>Usage you can bill: {@code POST /demo/metered} spends {@code demo-metered}, 1,000 units per API key,
+ * one back a day, which keeps what each key spends per day for 35 days, read by the operator's {@code GET
+ * /tollgate/admin/limits/demo-metered/usage} (JSON or CSV).
  */
 @Path("/demo/metered")
 @RequestScoped
@@ -24,6 +28,12 @@ public class MeteredResource {
 
     @Inject
     ReportedWork work;
+
+    @POST
+    @RateLimited("demo-metered")
+    public String call() {
+        return "metered\n";
+    }
 
     @POST
     @Path("/charge")

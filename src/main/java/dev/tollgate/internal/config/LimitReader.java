@@ -72,6 +72,8 @@ final class LimitReader {
                 .localFallback(values.flag(p + "local-fallback", modes.localFallback()));
         values.present(p + "idempotency-window", Durations::parse, Setting.IDEMPOTENCY_WINDOW.rule())
                 .ifPresent(limit::idempotencyWindow);
+        values.present(p + "usage-days", LimitRules::parseUsageDays, Setting.USAGE_DAYS.rule())
+                .ifPresent(limit::usageDays);
         PropertySource view = hasCandidate ? LimitModes.candidateView(values.source(), name) : values.source();
         values.through(view, () -> {
             if (hasCandidate) {

@@ -110,6 +110,7 @@ enum Setting {
     LIMIT_LOCAL_FALLBACK(Scope.LIMIT, "local-fallback", "tollgate.local-fallback", SettingsReader.FLAG_RULE),
     LIMIT_LEASE(Scope.LIMIT, "lease", "off", LimitRules.LIMIT_LEASE_RULE),
     IDEMPOTENCY_WINDOW(Scope.LIMIT, "idempotency-window", "off", LimitRules.IDEMPOTENCY_WINDOW_RULE),
+    USAGE_DAYS(Scope.LIMIT, "usage-days", "off", LimitRules.USAGE_DAYS_RULE),
 
     MAX_IN_FLIGHT(Scope.CONCURRENCY, "max-in-flight", "required", LimitRules.MAX_IN_FLIGHT_RULE),
     CONCURRENCY_KEY(Scope.CONCURRENCY, "key", "global", dev.tollgate.Key.RULE),

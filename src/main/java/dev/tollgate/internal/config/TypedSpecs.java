@@ -84,7 +84,8 @@ public final class TypedSpecs {
                 .withLocalFallback(limit.localFallback() ? share : null)
                 .withLoadShare(share)
                 .withLease(limit.lease())
-                .withIdempotencyWindow(limit.idempotencyWindow().orElse(null));
+                .withIdempotencyWindow(limit.idempotencyWindow().orElse(null))
+                .withUsageDays(limit.usageDays());
     }
 
     /** {@code limit} as the engine holds it. */

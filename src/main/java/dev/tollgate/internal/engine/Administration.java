@@ -13,6 +13,7 @@ import dev.tollgate.internal.ratelimit.LimitSpec;
 import dev.tollgate.internal.ratelimit.RateLimitStore;
 import dev.tollgate.internal.ratelimit.RateLimiter;
 import dev.tollgate.internal.ratelimit.RedisClientRules;
+import dev.tollgate.internal.ratelimit.RedisUsage;
 import dev.tollgate.internal.ratelimit.StoreKeys;
 import dev.tollgate.internal.redis.RedisLink;
 import dev.tollgate.internal.redis.Subscription;
@@ -173,6 +174,48 @@ final class Administration implements RateLimitAdmin, AutoCloseable {
                     + "' is kept in this server's memory: credits, overrides and blocks need Redis");
         }
         return keys.of(spec, clientKey);
+    }
+
+    @Override
+    public java.util.List<dev.tollgate.ClientUsage> usage(
+            String limit, java.time.LocalDate from, java.time.LocalDate to, int top) {
+        LimitSpec spec = usageOf(limit, from, to, top);
+        if (redis == null) {
+            return inProcessUsage(spec).all(spec.name(), from, to, top);
+        }
+        return new RedisUsage(redis, keys).all(spec.name(), from, to, top);
+    }
+
+    @Override
+    public dev.tollgate.ClientUsage usage(
+            String limit, String clientKey, java.time.LocalDate from, java.time.LocalDate to) {
+        LimitSpec spec = usageOf(limit, from, to, 1);
+        String storeKey = keys.of(spec, clientKey);
+        String client = spec.keyNormalization().apply(clientKey);
+        if (redis == null) {
+            return inProcessUsage(spec).one(StoreKeys.usage(storeKey), client, from, to);
+        }
+        return guard.call(storeKey, () -> new RedisUsage(redis, keys).one(storeKey, client, from, to));
+    }
+
+    /** The limit, when it keeps usage and the read is in range. */
+    private LimitSpec usageOf(String limit, java.time.LocalDate from, java.time.LocalDate to, int top) {
+        LimitSpec spec = limits.apply(limit);
+        if (!spec.keepsUsage()) {
+            throw new IllegalArgumentException(
+                    "limit '" + limit + "' keeps no usage (tollgate.limits." + limit + ".usage-days=off)");
+        }
+        LimitRules.usageReadProblem(from, to, top).ifPresent(p -> {
+            throw new IllegalArgumentException("limit '" + limit + "': " + p);
+        });
+        return spec;
+    }
+
+    private dev.tollgate.internal.ratelimit.InProcessUsage inProcessUsage(LimitSpec spec) {
+        if (stores.get(spec.algorithm()) instanceof dev.tollgate.internal.ratelimit.InProcessRateLimitStore s) {
+            return s.usage();
+        }
+        throw new UnsupportedOperationException("limit '" + spec.name() + "' has no usage ledgers to read");
     }
 
     private void heard(String message) {

@@ -28,16 +28,18 @@ final class GuardedStore implements Stage {
         RateLimitStore store = store(c.limit());
         String key = ask.storeKey();
         if (ask.waits()) {
-            Reservation r = guard.call(key, () -> store.reserve(c.spentPolicy(), key, ask.maxWait()));
+            UsageLedger ledger = UsageLedger.of(c.limit(), key, c.clientKey());
+            Reservation r = guard.call(key, () -> store.reserve(c.spentPolicy(), key, ask.maxWait(), ledger));
             return new Charged(c, r.decision(), 0, r.delay(), r.decision().allowed());
         }
         String replay = ask.replay();
-        Spent s = replay == null
+        UsageLedger usage = UsageLedger.of(c.limit(), key, c.clientKey());
+        Spent s = replay == null && usage == null
                 ? guard.call(key, () -> store.spend(c.spentPolicy(), key))
                 : guard.call(
                         key,
                         () -> store.spend(
-                                c.spentPolicy(), key, replay, c.limit().idempotencyWindow()));
+                                c.spentPolicy(), key, replay, c.limit().idempotencyWindow(), usage));
         return new Charged(
                 c,
                 s.decision(),
@@ -54,7 +56,7 @@ final class GuardedStore implements Stage {
         RateLimitStore store = store(c.charge().limit());
         try {
             guard.call(storeKey, () -> {
-                store.refund(c.charge().spentPolicy(), storeKey, c.mark(), c.replay());
+                store.refund(c.charge().spentPolicy(), storeKey, c.mark(), c.replay(), usage(c, storeKey));
                 return null;
             });
             return true;
@@ -100,10 +102,16 @@ final class GuardedStore implements Stage {
     boolean settle(Charged c, String storeKey, long delta) {
         RateLimitStore store = store(c.charge().limit());
         try {
-            return guard.call(storeKey, () -> store.settle(c.charge().spentPolicy(), storeKey, c.mark(), delta));
+            return guard.call(
+                    storeKey,
+                    () -> store.settle(c.charge().spentPolicy(), storeKey, c.mark(), delta, usage(c, storeKey)));
         } catch (StoreUnavailableException e) {
             return false;
         }
+    }
+
+    private static UsageLedger usage(Charged c, String storeKey) {
+        return UsageLedger.of(c.charge().limit(), storeKey, c.charge().clientKey());
     }
 
     private RateLimitStore store(LimitSpec limit) {

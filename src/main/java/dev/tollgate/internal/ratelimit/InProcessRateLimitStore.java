@@ -28,10 +28,14 @@ public final class InProcessRateLimitStore implements RateLimitStore {
 
     private record Record(Decision decision, long expiresAt) {}
 
+    /** Usage ledgers, as {@code usage.lua}. */
+    private final InProcessUsage usage;
+
     private <S> InProcessRateLimitStore(MicrosClock clock, InProcessArithmetic<S> arithmetic, int maxKeys) {
         this.kept =
                 new Kept<>(new ExpiringMap<>(clock, arithmetic::expiresAt, maxKeys, arithmetic::weight), arithmetic);
         this.records = new ExpiringMap<>(clock, Record::expiresAt, maxKeys, r -> 1);
+        this.usage = new InProcessUsage(clock);
     }
 
     /** Token buckets, as {@code token-bucket.lua}. */
@@ -120,6 +124,44 @@ public final class InProcessRateLimitStore implements RateLimitStore {
     @Override
     public boolean settle(LimitPolicy policy, String storeKey, long mark, long delta) {
         return kept.settle(policy, storeKey, mark, delta);
+    }
+
+    /** As the settle scripts: the client's usage day takes what the call cost in the end, its window over or not. */
+    @Override
+    public boolean settle(LimitPolicy policy, String storeKey, long mark, long delta, UsageLedger ledger) {
+        boolean settled = settle(policy, storeKey, mark, delta);
+        usage.add(ledger, delta);
+        return settled;
+    }
+
+    @Override
+    public Spent spend(
+            LimitPolicy policy, String storeKey, String replay, java.time.Duration window, UsageLedger ledger) {
+        Spent s = replay == null ? spend(policy, storeKey) : spend(policy, storeKey, replay, window);
+        if (s.decision().allowed() && !s.replayed()) {
+            usage.add(ledger, policy.cost());
+        }
+        return s;
+    }
+
+    @Override
+    public Reservation reserve(LimitPolicy policy, String storeKey, java.time.Duration maxWait, UsageLedger ledger) {
+        Reservation r = reserve(policy, storeKey, maxWait);
+        if (r.decision().allowed()) {
+            usage.add(ledger, policy.cost());
+        }
+        return r;
+    }
+
+    @Override
+    public void refund(LimitPolicy policy, String storeKey, long mark, String replay, UsageLedger ledger) {
+        refund(policy, storeKey, mark, replay);
+        usage.add(ledger, -policy.cost());
+    }
+
+    /** The usage ledgers of the limits this store keeps. */
+    public InProcessUsage usage() {
+        return usage;
     }
 
     /** Number of keys held, expired or not. */

@@ -24,7 +24,8 @@ import java.util.function.LongSupplier;
  * <p>A lease whose time is over is given back by a sweep every {@link #SWEEP}, and every lease at {@link
  * #close()}. A call that waits for its tokens ({@code maxWait}), and one that carries an idempotency key
  * the limit keeps records of (its record is written in the decision's script), is decided by the store,
- * not a lease.
+ * not a lease; so is every call of a limit that keeps usage ({@code usage-days}), whose ledger is written
+ * there too.
  */
 final class Leases implements Stage {
 
@@ -63,7 +64,7 @@ final class Leases implements Stage {
     @Override
     public Charged apply(Ask ask) {
         LimitSpec limit = ask.limit();
-        if (!limit.leased() || ask.waits() || ask.replay() != null || !store.leases(limit)) {
+        if (!limit.leased() || ask.waits() || ask.replay() != null || limit.keepsUsage() || !store.leases(limit)) {
             return next.apply(ask);
         }
         while (true) {

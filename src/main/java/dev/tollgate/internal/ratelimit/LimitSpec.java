@@ -28,6 +28,8 @@ import java.util.List;
  *     {@link LimitRules#NO_LEASE}: every call asks the store
  * @param idempotencyWindow how long a record of an admitted call's idempotency key lives, its repeats
  *     admitted again without spending ({@code idempotency-window}); null: no call is a repeat
+ * @param usageDays how many days what each client spends per UTC day is kept ({@code usage-days},
+ *     {@link UsageLedger}); {@link LimitRules#USAGE_OFF}: none is
  */
 public record LimitSpec(
         LimitPolicy policy,
@@ -40,7 +42,8 @@ public record LimitSpec(
         KeyNormalization keyNormalization,
         LimitPolicy loadShare,
         Duration lease,
-        Duration idempotencyWindow) {
+        Duration idempotencyWindow,
+        int usageDays) {
 
     /** The longest a token bucket may take to refill from empty, and so the longest its key lives: 100 years. */
     public static final Duration MAX_REFILL_FROM_EMPTY = LimitRules.MAX_PERIOD;
@@ -74,6 +77,43 @@ public record LimitSpec(
             throw new IllegalArgumentException("limit '" + policy.name() + "': idempotency-window must be "
                     + LimitRules.IDEMPOTENCY_WINDOW_RULE + ", but was " + idempotencyWindow);
         }
+        if (LimitRules.usageDaysProblem(usageDays).isPresent()) {
+            throw new IllegalArgumentException("limit '" + policy.name() + "': usage-days must be "
+                    + LimitRules.USAGE_DAYS_RULE + ", but was " + usageDays);
+        }
+    }
+
+    /** Keeping no usage. */
+    public LimitSpec(
+            LimitPolicy policy,
+            Algorithm algorithm,
+            KeySpec key,
+            boolean failOpen,
+            LimitMode mode,
+            LimitSpec candidate,
+            LimitPolicy localFallback,
+            KeyNormalization keyNormalization,
+            LimitPolicy loadShare,
+            Duration lease,
+            Duration idempotencyWindow) {
+        this(
+                policy,
+                algorithm,
+                key,
+                failOpen,
+                mode,
+                candidate,
+                localFallback,
+                keyNormalization,
+                loadShare,
+                lease,
+                idempotencyWindow,
+                LimitRules.USAGE_OFF);
+    }
+
+    /** Whether this limit keeps what each client spends per day ({@code usage-days}). */
+    public boolean keepsUsage() {
+        return usageDays != LimitRules.USAGE_OFF && mode != LimitMode.CANDIDATE;
     }
 
     /** Neither leased nor keeping idempotency records. */
@@ -187,7 +227,8 @@ public record LimitSpec(
                 keyNormalization,
                 loadShare,
                 lease,
-                idempotencyWindow);
+                idempotencyWindow,
+                usageDays);
     }
 
     /** This limit with a candidate tried beside it (a spec in {@link LimitMode#CANDIDATE}), or none (null). */
@@ -203,7 +244,8 @@ public record LimitSpec(
                 keyNormalization,
                 loadShare,
                 lease,
-                idempotencyWindow);
+                idempotencyWindow,
+                usageDays);
     }
 
     /** This limit deciding in process by {@code fallback} while the store cannot be asked; null: never. */
@@ -219,7 +261,8 @@ public record LimitSpec(
                 keyNormalization,
                 loadShare,
                 lease,
-                idempotencyWindow);
+                idempotencyWindow,
+                usageDays);
     }
 
     /** This limit normalising client keys by {@code normalization}. */
@@ -235,7 +278,8 @@ public record LimitSpec(
                 normalization,
                 loadShare,
                 lease,
-                idempotencyWindow);
+                idempotencyWindow,
+                usageDays);
     }
 
     /** This limit deciding in process by {@code share} when this server's load keeps a call from Redis. */
@@ -251,7 +295,8 @@ public record LimitSpec(
                 keyNormalization,
                 share,
                 lease,
-                idempotencyWindow);
+                idempotencyWindow,
+                usageDays);
     }
 
     /** This limit leased for {@code newLease} ({@link Leases}); {@link LimitRules#NO_LEASE}: not leased. */
@@ -267,7 +312,8 @@ public record LimitSpec(
                 keyNormalization,
                 loadShare,
                 newLease,
-                idempotencyWindow);
+                idempotencyWindow,
+                usageDays);
     }
 
     /** Whether this server leases the limit's tokens: an enforced or shadow limit with a lease, never a candidate. */
@@ -288,6 +334,24 @@ public record LimitSpec(
                 keyNormalization,
                 loadShare,
                 lease,
-                window);
+                window,
+                usageDays);
+    }
+
+    /** This limit keeping each client's daily usage for {@code days} days; {@link LimitRules#USAGE_OFF}: not. */
+    public LimitSpec withUsageDays(int days) {
+        return new LimitSpec(
+                policy,
+                algorithm,
+                key,
+                failOpen,
+                mode,
+                candidate,
+                localFallback,
+                keyNormalization,
+                loadShare,
+                lease,
+                idempotencyWindow,
+                days);
     }
 }

@@ -141,6 +141,30 @@ public interface RateLimitStore extends AutoCloseable {
                 + "': only a token bucket, a fixed window or a calendar quota settles a call's actual cost");
     }
 
+    /**
+     * Like {@link #spend} (with its idempotency record {@code replay} when not null), and when it admits
+     * the call, adds its cost to the client's day in {@code usage} (null: none) in the same atomic step.
+     */
+    default Spent spend(
+            LimitPolicy policy, String storeKey, String replay, java.time.Duration window, UsageLedger usage) {
+        return replay == null ? spend(policy, storeKey) : spend(policy, storeKey, replay, window);
+    }
+
+    /** Like {@link #reserve}, and when it admits the call, adds its cost to the client's {@code usage} day. */
+    default Reservation reserve(LimitPolicy policy, String storeKey, java.time.Duration maxWait, UsageLedger usage) {
+        return reserve(policy, storeKey, maxWait);
+    }
+
+    /** Like {@link #refund(LimitPolicy, String, long, String)}, and takes the cost off the client's {@code usage} day. */
+    default void refund(LimitPolicy policy, String storeKey, long mark, String replay, UsageLedger usage) {
+        refund(policy, storeKey, mark, replay);
+    }
+
+    /** Like {@link #settle(LimitPolicy, String, long, long)}, and adds {@code delta} to the client's {@code usage} day. */
+    default boolean settle(LimitPolicy policy, String storeKey, long mark, long delta, UsageLedger usage) {
+        return settle(policy, storeKey, mark, delta);
+    }
+
     /** Releases connections and threads. */
     @Override
     void close();

@@ -133,7 +133,7 @@ public final class RedisRateLimitStore implements RateLimitStore {
     @Override
     public Spent spend(LimitPolicy policy, String storeKey) {
         if (algorithm == Algorithm.CALENDAR) {
-            return spendInPeriod(policy, storeKey);
+            return spendInPeriod(policy, storeKey, null, null, null);
         }
         Object reply;
         try {
@@ -146,18 +146,32 @@ public final class RedisRateLimitStore implements RateLimitStore {
 
     @Override
     public Spent spend(LimitPolicy policy, String storeKey, String replay, Duration window) {
+        return spend(policy, storeKey, replay, window, null);
+    }
+
+    @Override
+    public Spent spend(LimitPolicy policy, String storeKey, String replay, Duration window, UsageLedger usage) {
         if (algorithm == Algorithm.CALENDAR) {
-            return spendInPeriod(policy, storeKey, replay, window);
+            return spendInPeriod(policy, storeKey, replay, window, usage);
         }
-        List<String> args = new java.util.ArrayList<>(args(policy));
-        args.add(Long.toString(window.toMillis()));
+        List<String> keys = replay == null ? keys(storeKey) : List.of(storeKey, StoreKeys.rules(storeKey), replay);
+        List<String> args = args(policy);
+        if (replay != null) {
+            args = new java.util.ArrayList<>(args);
+            args.add(Long.toString(window.toMillis()));
+        }
         Object reply;
         try {
-            reply = redis.eval(SCRIPTS.get(algorithm), List.of(storeKey, StoreKeys.rules(storeKey), replay), args);
+            reply = eval(SCRIPTS.get(algorithm), keys, args, usage);
         } catch (RedisException e) {
             throw failed("Redis did not decide for limit '" + policy.name() + "'", e);
         }
         return spent(reply);
+    }
+
+    /** {@code script} on {@code keys} and {@code args}, with the client's usage ledger last when not null ({@code usage.lua}). */
+    private Object eval(LuaScript script, List<String> keys, List<String> args, UsageLedger usage) {
+        return usage == null ? redis.eval(script, keys, args) : redis.eval(script, usage.keys(keys), usage.args(args));
     }
 
     /** A script's answer: {@code {allowed, remaining, retry us, full us[, mark[, replayed]]}}. */
@@ -172,12 +186,8 @@ public final class RedisRateLimitStore implements RateLimitStore {
      * around this server's now; when this server's clock is so far off that it is in none of them, the
      * starts are computed again around the now Redis said (one more round trip, only then).
      */
-    private Spent spendInPeriod(LimitPolicy policy, String storeKey) {
-        return spendInPeriod(policy, storeKey, null, null);
-    }
-
-    /** Like {@link #spendInPeriod(LimitPolicy, String)}, with an idempotency record {@code replay} (null: none). */
-    private Spent spendInPeriod(LimitPolicy policy, String storeKey, String replay, Duration window) {
+    private Spent spendInPeriod(
+            LimitPolicy policy, String storeKey, String replay, Duration window, UsageLedger usage) {
         List<String> keys = replay == null ? keys(storeKey) : List.of(storeKey, StoreKeys.rules(storeKey), replay);
         long offset = shift.getAsLong();
         long[] starts = calendarStarts.around(policy.calendar(), serverClock.nowMicros() + offset);
@@ -188,7 +198,7 @@ public final class RedisRateLimitStore implements RateLimitStore {
                 if (replay != null) {
                     args.add(Long.toString(window.toMillis()));
                 }
-                r = (List<?>) redis.eval(SCRIPTS.get(algorithm), keys, args);
+                r = (List<?>) eval(SCRIPTS.get(algorithm), keys, args, usage);
             } catch (RedisException e) {
                 throw failed("Redis did not decide for limit '" + policy.name() + "'", e);
             }
@@ -223,12 +233,17 @@ public final class RedisRateLimitStore implements RateLimitStore {
 
     @Override
     public void refund(LimitPolicy policy, String storeKey, long mark, String replay) {
+        refund(policy, storeKey, mark, replay, null);
+    }
+
+    @Override
+    public void refund(LimitPolicy policy, String storeKey, long mark, String replay, UsageLedger usage) {
         List<String> keys = replay == null ? keys(storeKey) : List.of(storeKey, StoreKeys.rules(storeKey), replay);
         List<String> args = algorithm == Algorithm.TOKEN_BUCKET
                 ? List.of(Long.toString(policy.capacity()), Long.toString(policy.cost()))
                 : List.of(Long.toString(mark), Long.toString(policy.cost()));
         try {
-            redis.eval(REFUNDS.get(algorithm), keys, args);
+            eval(REFUNDS.get(algorithm), keys, args, usage);
         } catch (RedisException e) {
             throw failed("Redis did not give back for limit '" + policy.name() + "'", e);
         }
@@ -239,6 +254,11 @@ public final class RedisRateLimitStore implements RateLimitStore {
 
     @Override
     public boolean settle(LimitPolicy p, String storeKey, long mark, long delta) {
+        return settle(p, storeKey, mark, delta, null);
+    }
+
+    @Override
+    public boolean settle(LimitPolicy p, String storeKey, long mark, long delta, UsageLedger usage) {
         List<String> args;
         LuaScript script;
         if (algorithm == Algorithm.TOKEN_BUCKET) {
@@ -256,7 +276,7 @@ public final class RedisRateLimitStore implements RateLimitStore {
             return RateLimitStore.super.settle(p, storeKey, mark, delta);
         }
         try {
-            Object r = redis.eval(script, keys(storeKey), args);
+            Object r = eval(script, keys(storeKey), args, usage);
             return algorithm == Algorithm.TOKEN_BUCKET || (Long) r >= 0;
         } catch (RedisException e) {
             throw failed("Redis did not settle for limit '" + p.name() + "'", e);
@@ -265,6 +285,11 @@ public final class RedisRateLimitStore implements RateLimitStore {
 
     @Override
     public Reservation reserve(LimitPolicy policy, String storeKey, Duration maxWait) {
+        return reserve(policy, storeKey, maxWait, null);
+    }
+
+    @Override
+    public Reservation reserve(LimitPolicy policy, String storeKey, Duration maxWait, UsageLedger usage) {
         if (algorithm != Algorithm.TOKEN_BUCKET) {
             return RateLimitStore.super.reserve(policy, storeKey, maxWait);
         }
@@ -272,7 +297,7 @@ public final class RedisRateLimitStore implements RateLimitStore {
         args.add(Long.toString(Math.max(1, maxWait.toNanos() / 1000)));
         Object reply;
         try {
-            reply = redis.eval(RESERVE, keys(storeKey), args);
+            reply = eval(RESERVE, keys(storeKey), args, usage);
         } catch (RedisException e) {
             throw failed("Redis did not decide for limit '" + policy.name() + "'", e);
         }

@@ -120,6 +120,22 @@ public final class StoreKeys {
         return withCode(storeKey, "ik") + ":" + repeat.fingerprint();
     }
 
+    /**
+     * The key of the usage ledger of the client of {@code storeKey} ({@link UsageLedger}): {@code
+     * [<key prefix>]tg:us:{<limit>:<hash>}}, in the bucket's Cluster slot, whatever the algorithm.
+     */
+    public static String usage(String storeKey) {
+        if (!hasRules(storeKey)) {
+            throw new IllegalArgumentException("not a store key: " + storeKey);
+        }
+        return withCode(storeKey, "us");
+    }
+
+    /** What the usage ledgers of limit {@code limitName} match, for a {@code SCAN}: {@code [<key prefix>]tg:us:{<limit>:*}}. */
+    public String usagePattern(String limitName) {
+        return prefix.apply(PREFIX + "us:{" + limitName + ":*}");
+    }
+
     /** 128 bits of SHA-256 of {@code text}, base64url: what an idempotency record's key ends in. */
     static String fingerprint(String text) {
         byte[] digest = SHA_256.get().digest(text.getBytes(StandardCharsets.UTF_8));

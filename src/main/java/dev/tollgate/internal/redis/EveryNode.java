@@ -84,4 +84,48 @@ final class EveryNode {
         }
         return infos;
     }
+
+    /**
+     * Every key matching {@code pattern}, by {@code SCAN} to its last page on the server, or on each node
+     * of a cluster (a replica's copies fold into its master's: the keys are a set). A node that cannot be
+     * reached is left out.
+     */
+    static java.util.Set<String> scan(UnifiedJedis jedis, String pattern) {
+        java.util.Set<String> keys = new java.util.TreeSet<>();
+        if (jedis instanceof RedisClusterClient cluster) {
+            for (Pool<Connection> node : cluster.getClusterNodes().values()) {
+                try (Connection c = node.getResource()) {
+                    scan(c, pattern, keys);
+                } catch (JedisConnectionException unreachable) {
+                    // Left out: its master or replica, if it answers, holds the same keys.
+                }
+            }
+            return keys;
+        }
+        String cursor = "0";
+        do {
+            redis.clients.jedis.resps.ScanResult<String> page = jedis.scan(
+                    cursor,
+                    new redis.clients.jedis.params.ScanParams().match(pattern).count(1000));
+            keys.addAll(page.getResult());
+            cursor = page.getCursor();
+        } while (!"0".equals(cursor));
+        return keys;
+    }
+
+    private static void scan(Connection c, String pattern, java.util.Set<String> keys) {
+        String cursor = "0";
+        do {
+            List<?> page = (List<?>) c.executeCommand(new CommandArguments(Protocol.Command.SCAN)
+                    .add(cursor)
+                    .add(Protocol.Keyword.MATCH)
+                    .add(pattern)
+                    .add(Protocol.Keyword.COUNT)
+                    .add(1000));
+            cursor = SafeEncoder.encode((byte[]) page.get(0));
+            for (Object k : (List<?>) page.get(1)) {
+                keys.add(SafeEncoder.encode((byte[]) k));
+            }
+        } while (!"0".equals(cursor));
+    }
 }

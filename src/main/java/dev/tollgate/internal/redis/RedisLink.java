@@ -249,6 +249,16 @@ public final class RedisLink implements RedisCommands, AutoCloseable {
                 .toList());
     }
 
+    /** Every key matching {@code pattern}: a {@code SCAN} of the server, or of every node of a cluster. */
+    public java.util.Set<String> keysMatching(String pattern) {
+        return answer(() -> EveryNode.scan(current(), pattern));
+    }
+
+    /** {@code HGETALL key}: empty when there is no such hash. */
+    public java.util.Map<String, String> hgetAll(String key) {
+        return answer(() -> current().hgetAll(key));
+    }
+
     /** {@code PING}: whether Redis answers at all. */
     public boolean ping() {
         return answer(() -> "PONG".equals(current().ping()));

@@ -9,8 +9,9 @@
 -- ARGV[3]  microseconds added to Redis TIME: 0, but in tests (RedisRateLimitStore.shiftedForTests)
 -- ARGV[4..] two or more period starts (us), ascending: ARGV[i] to ARGV[i+1] is one period
 -- KEYS[2]  the client's operator rules (operator.lua), optional
--- KEYS[3]  the call's idempotency record (idempotency.lua), optional; then the last ARGV is its window
---          in ms, after the starts
+-- KEYS[3]  the call's idempotency record (idempotency.lua), optional; then its window in ms follows the
+--          starts
+-- KEYS[last] the client's usage ledger (usage.lua), optional (3rd or later); ARGV's last two its days and client
 -- Returns  {allowed 1|0, left in this period, retry-after us, until the period ends us, when the period
 --          ends (us): what fixed-window-refund.lua takes to give an admitted call back};
 --          {-1, now us} when Redis's now is in none of the periods given (the engine's clock is far
@@ -22,23 +23,25 @@ local function whole(v, lo, hi)
 end
 -- #include operator
 -- #include idempotency
+-- #include usage
 local key = KEYS[1]
 local limit = whole(ARGV[1], 1, MAX)
 local cost = limit and whole(ARGV[2], 1, limit)
 local shift = whole(ARGV[3], -MAX, MAX)
-local idem = idem_window(KEYS[3], ARGV[#ARGV])
-local last = KEYS[3] and #ARGV - 1 or #ARGV
+local last = #ARGV - (USAGE_KEY and 2 or 0)
+local idem = idem_window(IDEM_KEY, ARGV[last])
+if IDEM_KEY then last = last - 1 end
 local starts = {}
 for i = 4, last do
   starts[#starts + 1] = whole(ARGV[i], 0, MAX)
   if not starts[#starts] or (#starts > 1 and starts[#starts] <= starts[#starts - 1]) then starts = {} break end
 end
-if not (limit and cost and shift and #starts >= 2 and idem ~= false) then
+if not (limit and cost and shift and #starts >= 2 and idem ~= false and usage_ok()) then
   return redis.error_reply('TOLLGATE_ARGS calendar: bad arguments ' .. table.concat(ARGV, ' '))
 end
 
 -- A repeat of an admitted call (idempotency.lua) is answered as it was, and spends nothing.
-local replayed = idem_replay(KEYS[3])
+local replayed = idem_replay(IDEM_KEY)
 if replayed then return replayed end
 
 local t = redis.call('TIME')
@@ -69,4 +72,5 @@ end
 n = n + cost
 redis.call('HSET', key, 'e', string.format('%d', e), 'n', string.format('%d', n))
 redis.call('PEXPIRE', key, string.format('%d', math.ceil(ends_in / 1000)))
-return idem_keep(KEYS[3], idem, {1, limit - n, 0, ends_in, e})
+usage_add(now, cost)
+return idem_keep(IDEM_KEY, idem, {1, limit - n, 0, ends_in, e})

@@ -9,14 +9,17 @@ local function whole(v, lo, hi)
   local n = tonumber(v)
   if n and n == math.floor(n) and n >= lo and n <= hi then return n end
 end
+-- #include usage
 local key = KEYS[1]
 local ends = whole(ARGV[1], 1, MAX)
 local cost = whole(ARGV[2], 1, MAX)
-if not (ends and cost) then
+if not (ends and cost and usage_ok()) then
   return redis.error_reply('TOLLGATE_ARGS fixed-window-refund: bad arguments ' .. table.concat(ARGV, ' '))
 end
 -- The call's idempotency record (idempotency.lua), optional: its spend is given back, so a repeat is charged.
-if KEYS[3] then redis.call('DEL', KEYS[3]) end
+if IDEM_KEY then redis.call('DEL', IDEM_KEY) end
+-- The client's usage (usage.lua), optional: what was given back was not used.
+usage_give_back(cost)
 local state = redis.call('HMGET', key, 'e', 'n')
 local e = tonumber(state[1])
 local n = tonumber(state[2])

@@ -11,12 +11,15 @@ local function whole(v, lo, hi)
   local n = tonumber(v)
   if n and n == math.floor(n) and n >= lo and n <= hi then return n end
 end
+-- #include usage
 local key = KEYS[1]
 local ends = whole(ARGV[1], 1, MAX)
 local delta = whole(ARGV[2], -MAX, MAX)
-if not (ends and delta and delta ~= 0) then
+if not (ends and delta and delta ~= 0 and usage_ok()) then
   return redis.error_reply('TOLLGATE_ARGS fixed-window-settle: bad arguments ' .. table.concat(ARGV, ' '))
 end
+-- The client's usage (usage.lua), optional: what the call cost in the end, its window over or not.
+usage_give_back(-delta)
 local state = redis.call('HMGET', key, 'e', 'n')
 local e = tonumber(state[1])
 local n = tonumber(state[2])

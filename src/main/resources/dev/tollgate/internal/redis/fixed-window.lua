@@ -8,6 +8,7 @@
 -- ARGV[3]  cost of this call, 1..limit
 -- KEYS[2]  the client's operator rules (operator.lua), optional
 -- KEYS[3]  the call's idempotency record (idempotency.lua), optional; ARGV[4] its window in ms
+-- KEYS[last] the client's usage ledger (usage.lua), optional; ARGV's last two its days and client
 -- Returns  {allowed 1|0, left in this window, retry-after us, until the window ends us, when the window
 --          ends (us): what fixed-window-refund.lua takes to give an admitted call back}
 local MAX = 9007199254740992 -- 2^53: every count and time here stays exact in Lua's doubles
@@ -17,17 +18,18 @@ local function whole(v, lo, hi)
 end
 -- #include operator
 -- #include idempotency
+-- #include usage
 local key = KEYS[1]
 local limit = whole(ARGV[1], 1, MAX)
 local window = whole(ARGV[2], 1, MAX)
 local cost = limit and whole(ARGV[3], 1, limit)
-local idem = idem_window(KEYS[3], ARGV[4])
-if not (limit and window and cost and idem ~= false) then
+local idem = idem_window(IDEM_KEY, ARGV[4])
+if not (limit and window and cost and idem ~= false and usage_ok()) then
   return redis.error_reply('TOLLGATE_ARGS fixed-window: bad arguments ' .. table.concat(ARGV, ' '))
 end
 
 -- A repeat of an admitted call (idempotency.lua) is answered as it was, and spends nothing.
-local replayed = idem_replay(KEYS[3])
+local replayed = idem_replay(IDEM_KEY)
 if replayed then return replayed end
 
 local t = redis.call('TIME')
@@ -61,4 +63,5 @@ n = n + cost
 redis.call('HSET', key, 'e', string.format('%d', e), 'n', string.format('%d', n))
 -- The count means nothing once its window has ended.
 redis.call('PEXPIRE', key, string.format('%d', math.ceil(ends_in / 1000)))
-return idem_keep(KEYS[3], idem, {1, limit - n, 0, ends_in, e})
+usage_add(now, cost)
+return idem_keep(IDEM_KEY, idem, {1, limit - n, 0, ends_in, e})

@@ -14,6 +14,7 @@
 -- ARGV[3]  cost of this call, 1..min(limit, 1000)
 -- KEYS[2]  the client's operator rules (operator.lua), optional; an override's limit is at most 10,000 too
 -- KEYS[3]  the call's idempotency record (idempotency.lua), optional; ARGV[4] its window in ms
+-- KEYS[last] the client's usage ledger (usage.lua), optional; ARGV's last two its days and client
 -- Returns  {allowed 1|0, left in the window, retry-after us, until the window is empty us, the admitted
 --          call's stamp (us; 0 when denied): what sliding-window-refund.lua takes to give it back}
 local MAX = 9007199254740992 -- 2^53: every time here stays exact in Lua's doubles
@@ -23,17 +24,18 @@ local function whole(v, lo, hi)
 end
 -- #include operator
 -- #include idempotency
+-- #include usage
 local key = KEYS[1]
 local limit = whole(ARGV[1], 1, 10000)
 local window = whole(ARGV[2], 1, MAX)
 local cost = limit and whole(ARGV[3], 1, math.min(limit, 1000))
-local idem = idem_window(KEYS[3], ARGV[4])
-if not (limit and window and cost and idem ~= false) then
+local idem = idem_window(IDEM_KEY, ARGV[4])
+if not (limit and window and cost and idem ~= false and usage_ok()) then
   return redis.error_reply('TOLLGATE_ARGS sliding-window: bad arguments ' .. table.concat(ARGV, ' '))
 end
 
 -- A repeat of an admitted call (idempotency.lua) is answered as it was, and spends nothing.
-local replayed = idem_replay(KEYS[3])
+local replayed = idem_replay(IDEM_KEY)
 if replayed then return replayed end
 
 local t = redis.call('TIME')
@@ -85,4 +87,5 @@ end
 count = count + cost
 -- Forgotten one window after the newest entry, when every entry has left anyway.
 redis.call('PEXPIRE', key, string.format('%d', math.ceil((stamp + window - now) / 1000)))
-return idem_keep(KEYS[3], idem, {1, limit - count, 0, stamp + window - now, stamp})
+usage_add(now, cost)
+return idem_keep(IDEM_KEY, idem, {1, limit - count, 0, stamp + window - now, stamp})

@@ -15,14 +15,17 @@ local function whole(v, lo, hi)
 end
 -- #include operator
 -- #include bucket
+-- #include usage
 local key = KEYS[1]
 local capacity = whole(ARGV[1], 1, MAX)
 local cost = capacity and whole(ARGV[2], 1, capacity)
-if not (capacity and cost) then
+if not (capacity and cost and usage_ok()) then
   return redis.error_reply('TOLLGATE_ARGS token-bucket-refund: bad arguments ' .. table.concat(ARGV, ' '))
 end
 -- The call's idempotency record (idempotency.lua), optional: its spend is given back, so a repeat is charged.
-if KEYS[3] then redis.call('DEL', KEYS[3]) end
+if IDEM_KEY then redis.call('DEL', IDEM_KEY) end
+-- The client's usage (usage.lua), optional: what was given back was not used.
+usage_give_back(cost)
 -- The whole tokens as of the state's own instant (no refill is needed for that).
 local w, s = bucket_read(key)
 -- Operator rules (operator.lua): the capacity of an override in force.

@@ -11,6 +11,7 @@
 -- ARGV[3]  the period, in microseconds, 1..2^53
 -- ARGV[4]  cost of this call, 1..capacity
 -- ARGV[5]  the longest this call may wait, in microseconds, 0..2^53
+-- KEYS[3]  the client's usage ledger (usage.lua), optional; ARGV's last two its days and client
 -- Returns  {1, whole tokens left, wait us, until-full us} when taken now (wait 0) or reserved;
 --          {0, whole tokens left, retry-after us (-1: never), until-full us} when the wait would
 --          exceed maxWait, which changes nothing.
@@ -21,13 +22,14 @@ local function whole(v, lo, hi)
 end
 -- #include operator
 -- #include bucket
+-- #include usage
 local key = KEYS[1]
 local capacity = whole(ARGV[1], 1, MAX)
 local refill = whole(ARGV[2], 0, MAX)
 local period = whole(ARGV[3], 1, MAX)
 local cost = capacity and whole(ARGV[4], 1, capacity)
 local max_wait = whole(ARGV[5], 0, MAX)
-if not (capacity and refill and period and cost and max_wait) then
+if not (capacity and refill and period and cost and max_wait and usage_ok()) then
   return redis.error_reply('TOLLGATE_ARGS token-bucket-reserve: bad arguments ' .. table.concat(ARGV, ' '))
 end
 
@@ -81,6 +83,7 @@ local full_in = until_holding(capacity)
 if allowed == 0 then wait = operator_retry(until_holding(cost), override_left) end
 
 local life = operator_life(full_in, override_left, ARGV)
+if allowed == 1 then usage_add(now, cost) end
 if allowed == 1 or rebased then
   bucket_write(key, w, s, life)
 else

@@ -16,16 +16,19 @@ local function whole(v, lo, hi)
 end
 -- #include operator
 -- #include bucket
+-- #include usage
 local key = KEYS[1]
 local capacity = whole(ARGV[1], 1, MAX)
 local refill = whole(ARGV[2], 0, MAX)
 local period = whole(ARGV[3], 1, MAX)
 local delta = whole(ARGV[4], -MAX, MAX)
-if not (capacity and refill and period and delta and delta ~= 0) then
+if not (capacity and refill and period and delta and delta ~= 0 and usage_ok()) then
   return redis.error_reply('TOLLGATE_ARGS token-bucket-settle: bad arguments ' .. table.concat(ARGV, ' '))
 end
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000000 + tonumber(t[2])
+-- The client's usage (usage.lua), optional: what the call cost in the end.
+usage_add(now, delta)
 local _, override_left
 _, override_left, capacity, refill, period = operator_rules(KEYS[2], now, capacity, refill, period)
 local w, s = bucket_read(key)

@@ -7,6 +7,7 @@
 -- ARGV[3]  the period, in microseconds, 1..2^53
 -- ARGV[4]  cost of this call, 1..capacity
 -- KEYS[3]  the call's idempotency record (idempotency.lua), optional; ARGV[5] its window in ms
+-- KEYS[last] the client's usage ledger (usage.lua), optional; ARGV's last two its days and client
 -- Returns  {allowed 1|0, whole tokens left, retry-after us, until-full us}; -1 means never.
 local MAX = 9007199254740992 -- 2^53: every count and time here stays exact in Lua's doubles
 local function whole(v, lo, hi)
@@ -16,18 +17,19 @@ end
 -- #include operator
 -- #include bucket
 -- #include idempotency
+-- #include usage
 local key = KEYS[1]
 local capacity = whole(ARGV[1], 1, MAX)
 local refill = whole(ARGV[2], 0, MAX)
 local period = whole(ARGV[3], 1, MAX)
 local cost = capacity and whole(ARGV[4], 1, capacity)
-local idem = idem_window(KEYS[3], ARGV[5])
-if not (capacity and refill and period and cost and idem ~= false) then
+local idem = idem_window(IDEM_KEY, ARGV[5])
+if not (capacity and refill and period and cost and idem ~= false and usage_ok()) then
   return redis.error_reply('TOLLGATE_ARGS token-bucket: bad arguments ' .. table.concat(ARGV, ' '))
 end
 
 -- A repeat of an admitted call (idempotency.lua) is answered as it was, and spends nothing.
-local replayed = idem_replay(KEYS[3])
+local replayed = idem_replay(IDEM_KEY)
 if replayed then return replayed end
 
 local t = redis.call('TIME')
@@ -82,9 +84,10 @@ retry_in = operator_retry(retry_in, override_left)
 -- Otherwise it expires once it would be full again anyway (plus one second), when forgetting it
 -- changes nothing.
 local life = operator_life(full_in, override_left, ARGV)
+if allowed == 1 then usage_add(now, cost) end
 if allowed == 1 or rebased then
   bucket_write(key, w, s, life)
 else
   bucket_expire(key, life)
 end
-return idem_keep(KEYS[3], idem, {allowed, math.max(0, w), retry_in, full_in})
+return idem_keep(IDEM_KEY, idem, {allowed, math.max(0, w), retry_in, full_in})
