@@ -42,10 +42,15 @@ class StoreKeysTest {
                 "tollgate.redis.timeout", "2s",
                 "tollgate.limits.keys-tb.capacity", "5",
                 "tollgate.limits.keys-tb.refill-tokens", "1",
+                // Periods of an hour: each key outlives the test however long a loaded machine takes
+                // between the check and the read (a 1 s window's key had expired once in CI).
+                "tollgate.limits.keys-tb.refill-period", "1h",
                 "tollgate.limits.keys-fw.algorithm", "fixed-window",
                 "tollgate.limits.keys-fw.capacity", "5",
+                "tollgate.limits.keys-fw.refill-period", "1h",
                 "tollgate.limits.keys-sw.algorithm", "sliding-window",
-                "tollgate.limits.keys-sw.capacity", "5"))) {
+                "tollgate.limits.keys-sw.capacity", "5",
+                "tollgate.limits.keys-sw.refill-period", "1h"))) {
             for (String limit : Set.of("keys-tb", "keys-fw", "keys-sw")) {
                 assertFalse(tollgate.check(limit, client).degraded(), limit);
             }
