@@ -21,6 +21,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.microshed.testing.SharedContainerConfig;
@@ -46,6 +47,10 @@ import org.openqa.selenium.support.ui.WebDriverWait;
  */
 @MicroShedTest
 @SharedContainerConfig(DemoDeployment.class)
+// First of the ITs (failsafe orders classes by @Order, the others keep their order): the console shows
+// what this server did in the last 5 to 10 minutes, and its top 10 denied clients and its flat lines
+// must be this test's, not those of the ITs that ran just before it.
+@Order(1)
 @SharedServers
 public class ConsoleIT {
 
