@@ -12,7 +12,7 @@ import org.eclipse.microprofile.metrics.Tag;
  * Leased limits' MicroProfile Metrics, tagged by limit: {@code tollgate_leases_total} for leases this
  * server took, {@code tollgate_lease_tokens_total{outcome}} for their tokens ({@code taken}, {@code
  * returned}: given back unspent, {@code lost}: unspent and not given back because Redis could not be
- * asked), and {@code tollgate_leased_decisions_total{decided}}: a leased limit's calls decided {@code
+ * asked, {@code abandoned}: held by a lease another server took and never ended, found by this one), and {@code tollgate_leased_decisions_total{decided}}: a leased limit's calls decided {@code
  * local} (from a lease, in memory) or by {@code redis} (a lease taken, a denial, a key's per-call decision).
  */
 public class LeaseMetrics implements LeaseListener {
@@ -39,6 +39,11 @@ public class LeaseMetrics implements LeaseListener {
     @Override
     public void onLost(LimitSpec limit, long tokens) {
         tokens(limit, "lost", tokens);
+    }
+
+    @Override
+    public void onAbandoned(LimitSpec limit, long tokens) {
+        tokens(limit, "abandoned", tokens);
     }
 
     @Override

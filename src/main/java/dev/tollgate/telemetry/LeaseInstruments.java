@@ -11,7 +11,7 @@ import io.opentelemetry.api.metrics.Meter;
 
 /**
  * Leased limits as OpenTelemetry counters, by limit: leases taken, their tokens by result ({@code taken},
- * {@code returned}, {@code lost}), and calls decided {@code local} (from a lease) or by {@code redis}.
+ * {@code returned}, {@code lost}, {@code abandoned}: another server's, never ended), and calls decided {@code local} (from a lease) or by {@code redis}.
  */
 final class LeaseInstruments implements LeaseListener {
 
@@ -22,7 +22,10 @@ final class LeaseInstruments implements LeaseListener {
     LeaseInstruments(Meter meter) {
         leases = DecisionInstruments.counter(meter, Names.LEASES, "{lease}", "Leases this server took");
         tokens = DecisionInstruments.counter(
-                meter, Names.LEASE_TOKENS, "{token}", "Leased tokens: taken, given back unspent, or lost");
+                meter,
+                Names.LEASE_TOKENS,
+                "{token}",
+                "Leased tokens: taken, given back unspent, lost, or abandoned by another server");
         decisions = DecisionInstruments.counter(
                 meter, Names.LEASED_DECISIONS, "{decision}", "A leased limit's calls by where they were decided");
     }
@@ -41,6 +44,11 @@ final class LeaseInstruments implements LeaseListener {
     @Override
     public void onLost(LimitSpec limit, long n) {
         tokens(limit, "lost", n);
+    }
+
+    @Override
+    public void onAbandoned(LimitSpec limit, long n) {
+        tokens(limit, "abandoned", n);
     }
 
     @Override

@@ -130,6 +130,11 @@ public final class Reporters {
         }
 
         @Override
+        public void onAbandoned(LimitSpec limit, long tokens) {
+            each.forEach(l -> l.onAbandoned(limit, tokens));
+        }
+
+        @Override
         public void onDecided(LimitSpec limit, boolean local) {
             each.forEach(l -> l.onDecided(limit, local));
         }

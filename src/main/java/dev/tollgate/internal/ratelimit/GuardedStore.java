@@ -77,24 +77,23 @@ final class GuardedStore implements Stage {
      *
      * @throws StoreUnavailableException when the store cannot be asked within the guard's budget
      */
-    Granted lease(Ask ask, long want, long share, long returned) {
+    Granted lease(Ask ask, LeaseTerms terms) {
         Charge c = ask.charge();
         RateLimitStore store = store(c.limit());
         String key = ask.storeKey();
-        return guard.call(key, () -> store.lease(c.spentPolicy(), key, want, share, returned));
+        return guard.call(key, () -> store.lease(c.spentPolicy(), key, terms));
     }
 
-    /** Gives {@code tokens} a lease did not spend back to the bucket at {@code storeKey}; false when the store cannot be asked. */
-    boolean giveBack(LimitSpec limit, LimitPolicy policy, String storeKey, long tokens) {
+    /**
+     * Ends this server's lease of the bucket at {@code storeKey}, giving back the {@code terms.returned()}
+     * tokens it did not spend; null when the store cannot be asked.
+     */
+    Granted giveBack(LimitSpec limit, LimitPolicy policy, String storeKey, LeaseTerms terms) {
         RateLimitStore store = store(limit);
         try {
-            guard.call(storeKey, () -> {
-                store.refund(policy.withCost(Math.min(tokens, policy.capacity())), storeKey, 0);
-                return null;
-            });
-            return true;
+            return guard.call(storeKey, () -> store.lease(policy, storeKey, terms));
         } catch (StoreUnavailableException e) {
-            return false;
+            return null;
         }
     }
 

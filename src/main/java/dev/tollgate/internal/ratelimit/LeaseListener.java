@@ -19,6 +19,14 @@ public interface LeaseListener {
     default void onLost(LimitSpec limit, long tokens) {}
 
     /**
+     * A lease of {@code limit}'s bucket that another server took and never ended (it was killed, or cut off
+     * from Redis when the lease was due back) was found abandoned by this server's lease of the same
+     * bucket: {@code tokens} is what that lease held, so at most that many were lost, less what its server
+     * spent. A server cut off, not killed, has also counted them as {@link #onLost} itself.
+     */
+    default void onAbandoned(LimitSpec limit, long tokens) {}
+
+    /**
      * A call of a leased limit was decided: {@code local} when from this server's lease, in memory; else
      * by a script in Redis (a lease taken, a denial, or a per-call decision of a key with little demand).
      */

@@ -7,6 +7,7 @@ import dev.tollgate.internal.core.Scheduler;
 import dev.tollgate.internal.core.ServerCount;
 import java.time.Duration;
 import java.util.Map;
+import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.LongSupplier;
@@ -22,7 +23,10 @@ import java.util.function.LongSupplier;
  * tokens the bucket no longer has, so the servers together never admit more than the limit.
  *
  * <p>A lease whose time is over is given back by a sweep every {@link #SWEEP}, and every lease at {@link
- * #close()}. A call that waits for its tokens ({@code maxWait}), and one that carries an idempotency key
+ * #close()}. Redis keeps each lease out beside its bucket under this server's {@link #holder} until it
+ * is given back; one never given back within {@link #abandonedAfter} of being taken (its server was
+ * killed, or cut off from Redis) is struck out by the next lease of that bucket, on any server, which
+ * counts its tokens as abandoned ({@link LeaseListener#onAbandoned}). A call that waits for its tokens ({@code maxWait}), and one that carries an idempotency key
  * the limit keeps records of (its record is written in the decision's script), is decided by the store,
  * not a lease; so is every call of a limit that keeps usage ({@code usage-days}), whose ledger is written
  * there too.
@@ -35,6 +39,9 @@ final class Leases implements Stage {
     /** How often leases whose time is over are given back, and idle keys forgotten. */
     static final Duration SWEEP = Duration.ofMillis(25);
 
+    /** The least grace a server has, after a lease time, to give a lease back before it counts as abandoned. */
+    static final Duration LEAST_GRACE = Duration.ofSeconds(1);
+
     private final Stage next;
     private final GuardedStore store;
     private final ServerCount servers;
@@ -42,6 +49,7 @@ final class Leases implements Stage {
     private final LongSupplier nanoTime;
     private final Scheduler scheduler;
     private final Map<String, LocalLease> held = new ConcurrentHashMap<>();
+    private final String holder = UUID.randomUUID().toString();
     private final AtomicBoolean sweeping = new AtomicBoolean();
     private volatile Scheduler.Task sweep;
 
@@ -94,27 +102,50 @@ final class Leases implements Stage {
         long want = lease.want(c.cost());
         long returned = lease.end();
         listener.onDecided(limit, false);
-        if (want <= c.cost() && returned == 0) {
+        if (want <= c.cost() && returned == 0 && !lease.recorded) {
             return next.apply(ask);
         }
         Granted g;
         try {
-            g = store.lease(ask, want, share(), returned);
+            g = store.lease(ask, new LeaseTerms(want, share(), returned, holder, abandonedAfter(limit.lease())));
         } catch (StoreUnavailableException e) {
             if (returned > 0) {
                 listener.onLost(limit, returned);
             }
             throw e;
         }
-        if (returned > 0) {
-            listener.onReturned(limit, returned);
-        }
+        lease.recorded = g.tokens() > 0;
+        told(limit, returned, g);
         if (g.tokens() == 0) {
             return new Charged(c, g.decision(), 0, Duration.ZERO, false);
         }
         lease.start(limit, c.policy(), g, c.cost(), now, leaseNanos);
         listener.onTaken(limit, g.tokens());
         return new Charged(c, lease.decision(now), MARK, Duration.ZERO, true);
+    }
+
+    /** Tells the listener of tokens given back and of other servers' leases the store found abandoned. */
+    private void told(LimitSpec limit, long returned, Granted g) {
+        if (returned > 0) {
+            listener.onReturned(limit, returned);
+        }
+        if (g.abandoned() > 0) {
+            listener.onAbandoned(limit, g.abandoned());
+        }
+    }
+
+    /**
+     * How long after it is taken a lease that its server never gives back counts as abandoned: its lease
+     * time and as long again, at least {@link #LEAST_GRACE} more (so a pause of its server, a slow sweep,
+     * a give-back waiting on Redis are not taken for a death).
+     */
+    static Duration abandonedAfter(Duration lease) {
+        return lease.plus(lease.compareTo(LEAST_GRACE) < 0 ? LEAST_GRACE : lease);
+    }
+
+    /** This server's id among the buckets' leases out in Redis: one per engine, so two engines in one JVM are two. */
+    String holder() {
+        return holder;
     }
 
     /** A lease takes at most this part of the capacity and of the bucket: a tenth, divided by the live servers. */
@@ -172,19 +203,27 @@ final class Leases implements Stage {
         });
     }
 
-    /** Ends {@code lease} and gives its tokens back to the bucket at {@code key}; holding its monitor. */
+    /**
+     * Ends {@code lease} and gives its tokens back to the bucket at {@code key}, striking it out of the
+     * leases out there (one script, also when none are left); holding its monitor.
+     */
     private void giveBackAll(String key, LocalLease lease) {
         LimitSpec limit = lease.limit;
         LimitPolicy policy = lease.policy;
         long left = lease.end();
-        if (left == 0) {
+        if (!lease.recorded || limit == null) {
             return;
         }
-        if (store.giveBack(limit, policy, key, left)) {
-            listener.onReturned(limit, left);
-        } else {
-            listener.onLost(limit, left);
+        Granted g =
+                store.giveBack(limit, policy, key, LeaseTerms.givingBack(left, holder, abandonedAfter(limit.lease())));
+        if (g == null) {
+            if (left > 0) {
+                listener.onLost(limit, left);
+            }
+            return;
         }
+        lease.recorded = false;
+        told(limit, left, g);
     }
 
     /** Gives back every lease still held, each in one script; what Redis cannot take is counted lost. */

@@ -34,6 +34,13 @@ final class LocalLease {
     private long demandNow;
     private long demandBefore;
 
+    /**
+     * Whether Redis has this server's lease of the bucket among its leases out: from a lease taken until
+     * a script gives it back (or denies, which strikes it out too); a lease spent to its last token is
+     * still there until then.
+     */
+    boolean recorded;
+
     /** Set once the lease is dropped from the map: a caller that still holds it asks again. */
     boolean retired;
 

@@ -37,13 +37,15 @@ public interface RateLimitStore extends AutoCloseable {
      * {@code want} more, in one atomic step: at most {@code capacity / share} and {@code tokens held /
      * share} (the capacity and refill in force: an operator's override's), at least {@code policy.cost()};
      * a block or a bucket short of the cost denies (leasing nothing, the tokens given back stay given).
-     * Token buckets in Redis only ({@link #leases()}).
+     * The lease is written down among the bucket's leases out under {@code terms.holder()}, replacing
+     * this server's last; other servers' leases found there past their {@code abandonedAfter} are struck
+     * out and their tokens answered as abandoned. Token buckets in Redis only ({@link #leases()}).
      *
      * @throws StoreUnavailableException when the store cannot be asked (the tokens given back may or may not
      *     have come back)
      * @throws UnsupportedOperationException for a store that does not lease
      */
-    default Granted lease(LimitPolicy policy, String storeKey, long want, long share, long returned) {
+    default Granted lease(LimitPolicy policy, String storeKey, LeaseTerms terms) {
         throw new UnsupportedOperationException("limit '" + policy.name() + "': this store does not lease tokens");
     }
 

@@ -311,23 +311,29 @@ public final class RedisRateLimitStore implements RateLimitStore {
     }
 
     @Override
-    public Granted lease(LimitPolicy policy, String storeKey, long want, long share, long returned) {
+    public Granted lease(LimitPolicy policy, String storeKey, LeaseTerms terms) {
         if (!leases()) {
-            return RateLimitStore.super.lease(policy, storeKey, want, share, returned);
+            return RateLimitStore.super.lease(policy, storeKey, terms);
         }
         List<String> args = new java.util.ArrayList<>(args(policy));
-        args.add(Long.toString(want));
-        args.add(Long.toString(share));
-        args.add(Long.toString(returned));
+        args.add(Long.toString(terms.want()));
+        args.add(Long.toString(terms.share()));
+        args.add(Long.toString(terms.returned()));
+        args.add(terms.holder());
+        args.add(Long.toString(Math.max(1, terms.abandonedAfter().toNanos() / 1000)));
+        List<String> keys = StoreKeys.hasRules(storeKey)
+                ? List.of(storeKey, StoreKeys.rules(storeKey), StoreKeys.leasesOut(storeKey))
+                : List.of(storeKey);
         Object reply;
         try {
-            reply = redis.eval(LEASE, keys(storeKey), args);
+            reply = redis.eval(LEASE, keys, args);
         } catch (RedisException e) {
             throw failed("Redis did not lease for limit '" + policy.name() + "'", e);
         }
         List<?> r = (List<?>) reply;
         long tokens = (Long) r.get(0);
-        return new Granted(tokens, Decision.ofMicros(tokens > 0, (Long) r.get(1), (Long) r.get(2), (Long) r.get(3)));
+        Decision d = Decision.ofMicros(tokens > 0, (Long) r.get(1), (Long) r.get(2), (Long) r.get(3));
+        return new Granted(tokens, d, (Long) r.get(4));
     }
 
     @Override

@@ -131,6 +131,18 @@ public final class StoreKeys {
         return withCode(storeKey, "us");
     }
 
+    /**
+     * The key of the leases out of the bucket at {@code storeKey} ({@code token-bucket-lease.lua}): {@code
+     * [<key prefix>]tg:lo:{<limit>:<hash>}}, a hash of the servers holding a lease of it, in the bucket's
+     * Cluster slot.
+     */
+    public static String leasesOut(String storeKey) {
+        if (!hasRules(storeKey)) {
+            throw new IllegalArgumentException("not a store key: " + storeKey);
+        }
+        return withCode(storeKey, "lo");
+    }
+
     /** What the usage ledgers of limit {@code limitName} match, for a {@code SCAN}: {@code [<key prefix>]tg:us:{<limit>:*}}. */
     public String usagePattern(String limitName) {
         return prefix.apply(PREFIX + "us:{" + limitName + ":*}");

@@ -51,7 +51,15 @@ class LeasedLimitTest {
     }
 
     private Engine engine(AtomicLong nanos, String... properties) {
-        List<String> all = new ArrayList<>(List.of("tollgate.redis.url", redis.url(), "tollgate.local-denials", "0"));
+        List<String> all = new ArrayList<>(List.of(
+                "tollgate.redis.url",
+                redis.url(),
+                "tollgate.local-denials",
+                "0",
+                "tollgate.redis.timeout",
+                "5s",
+                "tollgate.fail-open",
+                "false"));
         all.addAll(List.of(properties));
         TollgateSettings settings = TestSettings.read(all.toArray(String[]::new));
         EngineBuilder b = Engine.builder(settings).serverCount(() -> 2).leaseListener(new LeaseListener() {
@@ -270,6 +278,30 @@ class LeasedLimitTest {
         assertTrue(e.check("api", "c").allowed(), "within the lease time the lease still decides");
         nanos.addAndGet(Duration.ofSeconds(1).toNanos());
         assertFalse(e.check("api", "c").allowed(), "once the lease time is over, Redis applies the block");
+    }
+
+    /**
+     * A lease spent to its last token is still written down among the bucket's leases out in Redis, and
+     * giving it back strikes it out, though no token comes back: left there, another server would later
+     * count a lease this server ended as abandoned.
+     */
+    @Test
+    void aLeaseSpentToItsLastTokenIsStruckOutOfTheLeasesOutWhenItEnds() {
+        Engine a = engine(null, quota("q", 100, "1s"));
+        int calls = 0;
+        while (taken.get() == 0 || a.limiter().leasedTokens() > 0) {
+            assertTrue(a.check("q", "any").allowed());
+            assertTrue(++calls < 100, "a lease was taken and spent within 100 calls");
+        }
+        assertEquals(1, leasesOut().size(), "the spent lease is still out: " + leasesOut());
+        a.limiter().returnLeases();
+        assertEquals(java.util.Set.of(), leasesOut(), "struck out when it ended");
+    }
+
+    private static java.util.Set<String> leasesOut() {
+        try (redis.clients.jedis.Jedis j = redis.admin()) {
+            return j.keys("tg:lo:*");
+        }
     }
 
     @Test
