@@ -47,9 +47,19 @@ class UsageDaysSettingTest {
     @ParameterizedTest
     @ValueSource(ints = {-1, 401})
     void theBuilderRefusesTheSameRange(int bad) {
-        assertThrows(TollgateConfigException.class, () -> Limit.of("billed", Limit.Algorithm.TOKEN_BUCKET)
-                .capacity(10)
-                .usageDays(bad)
-                .build());
+        TollgateConfigException e = assertThrows(
+                TollgateConfigException.class, () -> valid().usageDays(bad).build());
+        assertTrue(e.getMessage().contains(LimitRules.USAGE_DAYS_RULE), e.getMessage());
+    }
+
+    @ParameterizedTest
+    @ValueSource(ints = {1, 400, LimitRules.USAGE_OFF})
+    void theBuilderKeepsTheSameRange(int good) {
+        assertEquals(good, valid().usageDays(good).build().usageDays());
+    }
+
+    /** A limit the builder takes as it is: only its usage-days decides. */
+    private static Limit.Builder valid() {
+        return Limit.of("billed", Limit.Algorithm.TOKEN_BUCKET).capacity(10).refill(1, java.time.Duration.ofSeconds(1));
     }
 }
