@@ -193,6 +193,11 @@ public interface DemoClient {
     @Path("/export-window-cdi")
     Response exportWindowCdi(@QueryParam("rows") long rows, @HeaderParam("X-Forwarded-For") String client);
 
+    /** A leased limit ({@code demo-leased}), keyed by the caller's address. */
+    @GET
+    @Path("/leased")
+    Response leased(@HeaderParam("X-Forwarded-For") String client);
+
     /** Limit {@code demo-login} inside a business method, counting failed logins only. */
     @POST
     @Path("/login-cdi")

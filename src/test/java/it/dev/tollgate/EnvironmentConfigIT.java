@@ -88,9 +88,9 @@ class EnvironmentConfigIT {
                 server.log()
                         .contains("Tollgate: limits, locks and counters are shared through Redis at redis://"
                                 + redis.host() + ":" + redis.port()
-                                + " (budget 2000 ms per call, at most 3 connections; 27 limits: [demo, demo-both,"
+                                + " (budget 2000 ms per call, at most 3 connections; 28 limits: [demo, demo-both,"
                                 + " demo-cdi, demo-charge, demo-class, demo-ejb, demo-export, demo-export-window, demo-free,"
-                                + " demo-login, demo-metered, demo-monthly, demo-multi-burst, demo-multi-day, demo-paid, demo-partner, demo-partner-api,"
+                                + " demo-leased, demo-login, demo-metered, demo-monthly, demo-multi-burst, demo-multi-day, demo-paid, demo-partner, demo-partner-api,"
                                 + " demo-plan, demo-plan-free, demo-plan-pro, demo-reload, demo-settle, demo-shadow,"
                                 + " demo-tenant, demo-user, demo-window, tollgate-pacing])"),
                 "no limit named demo_window or demo.fail.open beside the real ones:\n"
