@@ -70,6 +70,7 @@ public class LeaseIT {
             for (int s = 0; s < 2; s++) {
                 Counts c = t.back[s];
                 assertEquals(0, c.lost, "trial " + trial + ", server " + (s + 1) + " lost no token: " + t);
+                assertEquals(0, c.abandoned, "trial " + trial + ", server " + (s + 1) + " found none abandoned: " + t);
                 assertTrue(
                         c.taken <= LEASE_CAP * c.leases,
                         "trial " + trial + ", server " + (s + 1) + ": no lease above " + LEASE_CAP + ": " + t);
@@ -251,7 +252,7 @@ public class LeaseIT {
     }
 
     /** A server's lease metrics of {@code demo-leased} ({@code dev.tollgate.metrics.LeaseMetrics}). */
-    private record Counts(long leases, long taken, long returned, long lost, long local, long redis) {
+    private record Counts(long leases, long taken, long returned, long lost, long abandoned, long local, long redis) {
 
         static Counts of(String server) {
             String m = LibertyServer.metrics(server);
@@ -261,6 +262,7 @@ public class LeaseIT {
                     sum(m, "tollgate_lease_tokens_total", limit, "outcome=\"taken\""),
                     sum(m, "tollgate_lease_tokens_total", limit, "outcome=\"returned\""),
                     sum(m, "tollgate_lease_tokens_total", limit, "outcome=\"lost\""),
+                    sum(m, "tollgate_lease_tokens_total", limit, "outcome=\"abandoned\""),
                     sum(m, "tollgate_leased_decisions_total", limit, "decided=\"local\""),
                     sum(m, "tollgate_leased_decisions_total", limit, "decided=\"redis\""));
         }
@@ -271,6 +273,7 @@ public class LeaseIT {
                     taken - o.taken,
                     returned - o.returned,
                     lost - o.lost,
+                    abandoned - o.abandoned,
                     local - o.local,
                     redis - o.redis);
         }
@@ -288,7 +291,7 @@ public class LeaseIT {
         @Override
         public String toString() {
             return "leases " + leases + ", tokens taken " + taken + " returned " + returned + " lost " + lost
-                    + ", decided local " + local + " redis " + redis;
+                    + " abandoned " + abandoned + ", decided local " + local + " redis " + redis;
         }
     }
 }
