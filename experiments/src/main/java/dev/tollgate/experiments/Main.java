@@ -22,6 +22,7 @@ public final class Main {
             case "outage-servers" -> dev.tollgate.experiments.outage.LearnedShareOutage.main(rest);
             case "overload" -> dev.tollgate.experiments.overload.OverloadExperiment.main(rest);
             case "lease" -> dev.tollgate.experiments.lease.LeaseExperiment.main(rest);
+            case "local" -> dev.tollgate.experiments.local.LocalExperiment.main(rest);
             default -> {
                 System.err.println("usage: experiments/run race|bench|outage|overload [--quick] [--out DIR]");
                 System.err.println("       experiments/run http BASE_URL [--quick] [--out DIR]");

@@ -62,7 +62,8 @@ public record TollgateSettings(
                 || plans == null) {
             throw new IllegalArgumentException("redisUrl, guard, limits, http, concurrency and plans are required");
         }
-        limits = Map.copyOf(limits);
+        // A HashMap finds a limit by name without the integer division of Map.copyOf's table: every check looks.
+        limits = java.util.Collections.unmodifiableMap(new java.util.HashMap<>(Map.copyOf(limits)));
         concurrency = Map.copyOf(concurrency);
         plans = Map.copyOf(plans);
         if (admin == null || reload == null || keyPrefix == null) {
@@ -88,7 +89,7 @@ public record TollgateSettings(
     }
 
     public Optional<LimitSpec> limit(String name) {
-        return Optional.ofNullable(limits.get(name));
+        return Optional.ofNullable(limits.get(java.util.Objects.requireNonNull(name)));
     }
 
     /** The most one check may wait for Redis, all waits together ({@code tollgate.redis.timeout}). */

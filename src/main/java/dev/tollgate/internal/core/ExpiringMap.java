@@ -32,6 +32,13 @@ public final class ExpiringMap<V> {
     /** Entries sampled to choose one to evict. */
     static final int EVICTION_SAMPLE = 16;
 
+    /**
+     * The shortest a round of the sweep lasts, in the clock's microseconds: a round over a map this
+     * small ends sooner, and the sweep rests until the rest of it has passed. Without it every update
+     * of a map of a key or two starts a new iteration over it.
+     */
+    static final long SHORTEST_ROUND_MICROS = 1000;
+
     private final ConcurrentHashMap<String, Slot<V>> entries = new ConcurrentHashMap<>();
     private final AtomicLong weight = new AtomicLong();
     private final ReentrantLock cursorLock = new ReentrantLock();
@@ -41,9 +48,32 @@ public final class ExpiringMap<V> {
     private final long maxWeight;
     private final boolean keepLive;
     private Iterator<Slot<V>> cursor;
+    private long roundStart; // guarded by cursorLock: when the round began
+    private long restUntil = Long.MIN_VALUE; // read without a lock: a stale value rests or sweeps once more
 
-    /** An entry as of its last update: what the sweep and eviction read without the key's lock. */
-    private record Slot<V>(String key, V state, long expiresAt, long weight, long updatedAt) {}
+    /**
+     * A key's entry, updated in place under its own monitor (an update of a key already held takes no
+     * lock of the map's and makes no entry). The sweep and eviction read its times and weight without
+     * the monitor, to choose; they decide under it. Once removed from the map it is never used again:
+     * an update that finds it removed looks the key up afresh.
+     */
+    private static final class Slot<V> {
+        final String key;
+        V state; // the fields: guarded by this
+        long expiresAt;
+        long weight;
+        long updatedAt;
+        boolean removed;
+
+        Slot(String key) {
+            this.key = key;
+        }
+
+        /** The state while it is live at {@code now}; null when it has expired. Holding the monitor. */
+        V live(long now) {
+            return expiresAt <= now ? null : state;
+        }
+    }
 
     /**
      * A map without a bound.
@@ -118,45 +148,91 @@ public final class ExpiringMap<V> {
         if (keepLive && weight.get() >= maxWeight && !entries.containsKey(key)) {
             evictExpired(now, key);
         }
-        Object[] answer = new Object[1];
-        boolean[] refused = {false};
-        entries.compute(key, (k, slot) -> {
-            // A new key of a map that keeps live entries takes its place before its step runs, so
-            // concurrent updates never hold more than the bound.
-            long reserved = keepLive && slot == null ? reserve() : 0;
-            if (reserved < 0) {
-                refused[0] = true;
-                return null;
+        R answer;
+        while (true) {
+            Slot<V> slot = entries.get(key);
+            if (slot == null) {
+                slot = new Slot<>(key);
+                synchronized (slot) {
+                    if (entries.putIfAbsent(key, slot) == null) {
+                        answer = create(slot, step, now);
+                        break;
+                    }
+                }
+                continue; // another update made the key's entry first
             }
-            Updated<V, R> u;
-            try {
-                u = step.apply(slot == null || slot.expiresAt() <= now ? null : slot.state(), now);
-            } catch (RuntimeException | Error e) {
-                weight.addAndGet(-reserved);
-                throw e;
+            synchronized (slot) {
+                if (!slot.removed) {
+                    answer = apply(slot, step, slot.live(now), now);
+                    break;
+                }
             }
-            answer[0] = u.answer();
-            Slot<V> next = u.state() == null
-                    ? null
-                    : new Slot<>(k, u.state(), expiresAt.applyAsLong(u.state()), weightOf.applyAsLong(u.state()), now);
-            weight.addAndGet((next == null ? 0 : next.weight()) - (slot == null ? 0 : slot.weight()) - reserved);
-            return next;
-        });
-        if (refused[0]) {
-            throw new Full(maxWeight);
         }
         while (!keepLive && weight.get() > maxWeight && evictOne(now, key)) {
             // one at a time, until within the bound
         }
-        @SuppressWarnings("unchecked")
-        R r = (R) answer[0];
-        return r;
+        return answer;
+    }
+
+    /**
+     * The step on a key new to the map, whose entry was just put in it, holding its monitor. A map that
+     * keeps live entries reserves its place before the step runs, so concurrent updates never hold more
+     * than the bound.
+     */
+    private <R> R create(Slot<V> slot, Step<V, R> step, long now) {
+        long reserved = keepLive ? reserve() : 0;
+        if (reserved < 0) {
+            drop(slot);
+            throw new Full(maxWeight);
+        }
+        slot.weight = reserved;
+        try {
+            return apply(slot, step, null, now);
+        } catch (RuntimeException | Error e) {
+            drop(slot);
+            throw e;
+        }
+    }
+
+    /** Runs {@code step} on the entry's live state and keeps what it answers, holding the entry's monitor. */
+    private <R> R apply(Slot<V> slot, Step<V, R> step, V live, long now) {
+        Updated<V, R> u = step.apply(live, now);
+        V next = u.state();
+        if (next == null) {
+            drop(slot);
+            return u.answer();
+        }
+        long w = weightOf.applyAsLong(next);
+        if (w != slot.weight) {
+            weight.addAndGet(w - slot.weight);
+            slot.weight = w;
+        }
+        slot.state = next;
+        slot.expiresAt = expiresAt.applyAsLong(next);
+        slot.updatedAt = now;
+        return u.answer();
+    }
+
+    /** Takes the entry out of the map, holding its monitor: an update waiting for it looks again. */
+    private void drop(Slot<V> slot) {
+        slot.removed = true;
+        entries.remove(slot.key, slot);
+        if (slot.weight != 0) {
+            weight.addAndGet(-slot.weight);
+            slot.weight = 0;
+        }
     }
 
     /** The key's state while it is live. */
     public Optional<V> get(String key) {
         Slot<V> slot = entries.get(key);
-        return slot == null || slot.expiresAt() <= clock.nowMicros() ? Optional.empty() : Optional.of(slot.state());
+        if (slot == null) {
+            return Optional.empty();
+        }
+        long now = clock.nowMicros();
+        synchronized (slot) {
+            return slot.removed ? Optional.empty() : Optional.ofNullable(slot.live(now));
+        }
     }
 
     /** The live entries' keys and states, as of now: O(entries), for an operator's listing. */
@@ -164,8 +240,11 @@ public final class ExpiringMap<V> {
         long now = clock.nowMicros();
         java.util.Map<String, V> live = new java.util.TreeMap<>();
         entries.values().forEach(slot -> {
-            if (slot.expiresAt() > now) {
-                live.put(slot.key(), slot.state());
+            synchronized (slot) {
+                V state = slot.removed ? null : slot.live(now);
+                if (state != null) {
+                    live.put(slot.key, state);
+                }
             }
         });
         return live;
@@ -182,19 +261,33 @@ public final class ExpiringMap<V> {
     }
 
     public void clear() {
-        entries.clear();
-        weight.set(0);
+        entries.values().forEach(slot -> {
+            synchronized (slot) {
+                if (!slot.removed) {
+                    drop(slot);
+                }
+            }
+        });
     }
 
     private void sweep(long now) {
+        long rest = restUntil;
+        if (now < rest && now >= rest - SHORTEST_ROUND_MICROS) {
+            return; // resting (a clock stepped back ends the rest)
+        }
         if (!cursorLock.tryLock()) {
             return; // another caller is sweeping: nobody waits for it
         }
         try {
             for (int i = 0; i < SWEEP_STEP; i++) {
-                Slot<V> slot = next();
-                if (slot != null && slot.expiresAt() <= now) {
-                    removeIfExpired(slot.key(), now);
+                if (cursor != null && !cursor.hasNext() && now - roundStart < SHORTEST_ROUND_MICROS) {
+                    restUntil = roundStart + SHORTEST_ROUND_MICROS;
+                    cursor = null;
+                    return;
+                }
+                Slot<V> slot = next(now);
+                if (slot != null && slot.expiresAt <= now) {
+                    removeIfExpired(slot, now);
                 }
             }
         } finally {
@@ -217,11 +310,8 @@ public final class ExpiringMap<V> {
         cursorLock.lock();
         try {
             for (int i = 0; i < EVICTION_SAMPLE; i++) {
-                Slot<V> slot = next();
-                if (slot != null
-                        && !slot.key().equals(keep)
-                        && slot.expiresAt() <= now
-                        && removeIfExpired(slot.key(), now)) {
+                Slot<V> slot = next(now);
+                if (slot != null && !slot.key.equals(keep) && slot.expiresAt <= now && removeIfExpired(slot, now)) {
                     return true;
                 }
             }
@@ -235,19 +325,19 @@ public final class ExpiringMap<V> {
     private boolean evictOne(long now, String keep) {
         cursorLock.lock();
         try {
-            String oldest = null;
+            Slot<V> oldest = null;
             long oldestUpdate = Long.MAX_VALUE;
             for (int i = 0; i < EVICTION_SAMPLE; i++) {
-                Slot<V> slot = next();
-                if (slot == null || slot.key().equals(keep)) {
+                Slot<V> slot = next(now);
+                if (slot == null || slot.key.equals(keep)) {
                     continue;
                 }
-                if (slot.expiresAt() <= now && removeIfExpired(slot.key(), now)) {
+                if (slot.expiresAt <= now && removeIfExpired(slot, now)) {
                     return true;
                 }
-                if (slot.updatedAt() < oldestUpdate) {
-                    oldest = slot.key();
-                    oldestUpdate = slot.updatedAt();
+                if (slot.updatedAt < oldestUpdate) {
+                    oldest = slot;
+                    oldestUpdate = slot.updatedAt;
                 }
             }
             if (oldest == null) {
@@ -261,9 +351,10 @@ public final class ExpiringMap<V> {
     }
 
     /** The next entry of a round over the map, a new round begun at its end; null when it is empty. */
-    private Slot<V> next() {
+    private Slot<V> next(long now) {
         if (cursor == null || !cursor.hasNext()) {
             cursor = entries.values().iterator();
+            roundStart = now;
             if (!cursor.hasNext()) {
                 return null;
             }
@@ -271,24 +362,22 @@ public final class ExpiringMap<V> {
         return cursor.next();
     }
 
-    /** Removes the key if it is still expired under its lock (an update may have revived it). */
-    private boolean removeIfExpired(String key, long now) {
-        boolean[] removed = {false};
-        entries.computeIfPresent(key, (k, slot) -> {
-            if (slot.expiresAt() > now) {
-                return slot;
+    /** Removes the entry if it is still expired under its monitor (an update may have revived it). */
+    private boolean removeIfExpired(Slot<V> slot, long now) {
+        synchronized (slot) {
+            if (slot.removed || slot.expiresAt > now) {
+                return false;
             }
-            weight.addAndGet(-slot.weight());
-            removed[0] = true;
-            return null;
-        });
-        return removed[0];
+            drop(slot);
+            return true;
+        }
     }
 
-    private void remove(String key) {
-        entries.computeIfPresent(key, (k, slot) -> {
-            weight.addAndGet(-slot.weight());
-            return null;
-        });
+    private void remove(Slot<V> slot) {
+        synchronized (slot) {
+            if (!slot.removed) {
+                drop(slot);
+            }
+        }
     }
 }

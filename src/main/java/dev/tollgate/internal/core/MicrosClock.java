@@ -6,11 +6,12 @@ public interface MicrosClock {
 
     long nowMicros();
 
-    /** Wall-clock microseconds since the epoch (the in-process store's stand-in for Redis {@code TIME}). */
+    /**
+     * Wall-clock microseconds since the epoch (the in-process store's stand-in for Redis {@code TIME}),
+     * read as {@link System#nanoTime()} plus the wall clock's offset to it, taken again every second
+     * ({@link WallClock}).
+     */
     static MicrosClock system() {
-        return () -> {
-            java.time.Instant now = java.time.Instant.now();
-            return now.getEpochSecond() * 1_000_000 + now.getNano() / 1000;
-        };
+        return new WallClock();
     }
 }

@@ -33,6 +33,12 @@ final class Activity implements DecisionListener {
         this.origin = nanoTime.getAsLong();
     }
 
+    /** Reads no decision's time. */
+    @Override
+    public boolean timesDecisions() {
+        return false;
+    }
+
     @Override
     public void onDecision(LimitSpec limit, Decision d, long nanos) {
         // Indexes of ActivitySlot.OUTCOMES.
@@ -46,7 +52,8 @@ final class Activity implements DecisionListener {
     }
 
     private Series series(LimitSpec limit) {
-        return series.computeIfAbsent(limit.name(), n -> new Series());
+        Series s = series.get(limit.name());
+        return s != null ? s : series.computeIfAbsent(limit.name(), n -> new Series());
     }
 
     private long slot() {

@@ -42,6 +42,12 @@ final class DeniedClients implements DecisionListener {
         this.periodStart = nanoTime.getAsLong();
     }
 
+    /** Reads no decision's time. */
+    @Override
+    public boolean timesDecisions() {
+        return false;
+    }
+
     @Override
     public void onDecision(LimitSpec limit, Decision decision, long nanos) {}
 

@@ -35,6 +35,12 @@ final class OutageLog implements DecisionListener {
         this.clock = clock;
     }
 
+    /** Reads no decision's time. */
+    @Override
+    public boolean timesDecisions() {
+        return false;
+    }
+
     @Override
     public void onDecision(LimitSpec limit, Decision decision, long nanos) {
         if (current == null) {

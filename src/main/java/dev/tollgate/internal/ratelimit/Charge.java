@@ -26,7 +26,10 @@ public record Charge(LimitSpec limit, LimitPolicy policy, String plan, String cl
         if (cost < 1) {
             throw new IllegalArgumentException("limit '" + limit.name() + "': cost must be >= 1, but was " + cost);
         }
-        LimitSpec.fits(policy, limit.algorithm());
+        // The limit's own policy was checked against its algorithm when the limit was built.
+        if (policy != limit.policy()) {
+            LimitSpec.fits(policy, limit.algorithm());
+        }
     }
 
     /** The limit under its own policy and cost. */

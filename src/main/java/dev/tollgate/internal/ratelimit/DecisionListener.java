@@ -57,8 +57,29 @@ public interface DecisionListener {
     default void onHeldDenial(LimitSpec limit) {}
 
     /** Tells {@code first}, then {@code second}, of everything (a method added here must be added there too). */
+    /**
+     * Whether this listener reads the {@code nanos} it is told; when no listener does, no decision is
+     * timed and they are told 0 (two reads of the clock fewer per check). Default true.
+     */
+    default boolean timesDecisions() {
+        return true;
+    }
+
     static DecisionListener both(DecisionListener first, DecisionListener second) {
+        if (second == NONE) {
+            return first; // one call fewer per event for each NONE: the engine adds the builder's listener, NONE by
+            // default
+        }
+        if (first == NONE) {
+            return second;
+        }
+        boolean timed = first.timesDecisions() || second.timesDecisions();
         return new DecisionListener() {
+            @Override
+            public boolean timesDecisions() {
+                return timed;
+            }
+
             @Override
             public void onDecision(LimitSpec limit, Decision decision, long nanos) {
                 first.onDecision(limit, decision, nanos);
@@ -109,5 +130,13 @@ public interface DecisionListener {
         };
     }
 
-    DecisionListener NONE = (limit, decision, nanos) -> {};
+    DecisionListener NONE = new DecisionListener() {
+        @Override
+        public void onDecision(LimitSpec limit, Decision decision, long nanos) {}
+
+        @Override
+        public boolean timesDecisions() {
+            return false;
+        }
+    };
 }

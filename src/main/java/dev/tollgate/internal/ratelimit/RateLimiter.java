@@ -33,6 +33,7 @@ public final class RateLimiter {
     private final HeldDenials held;
     private final DecisionListener listener;
     private final StoreKeys keys;
+    private final LoneAsks asks;
     private final Leases leases;
     private final Stage chain;
 
@@ -80,12 +81,13 @@ public final class RateLimiter {
             LeaseListener leaseListener,
             Scheduler scheduler) {
         this.keys = keys;
+        this.asks = new LoneAsks(keys);
         this.listener = listener;
         this.store = new GuardedStore(stores, guard);
         this.leases = new Leases(store, store, servers, leaseListener, nanoTime, scheduler);
         this.held = new HeldDenials(new Fallback(leases, localStores, listener, nanoTime), denials, listener, nanoTime);
         Told told = new Told(held, listener, nanoTime);
-        this.chain = new Shadow(new TooCostly(new Candidate(told, this::decide, keys), told), new ShadowLog(nanoTime));
+        this.chain = new Shadow(new TooCostly(new Candidate(told, this::decide, asks), told), new ShadowLog(nanoTime));
     }
 
     /** A limiter of token buckets in {@code store}. */
@@ -137,8 +139,9 @@ public final class RateLimiter {
      * @param repeat the call's idempotency key; null: none
      */
     public Decision check(LimitSpec limit, String clientKey, Repeat repeat) {
+        Ask lone = asks.of(limit, clientKey);
         return chain.apply(
-                        new Ask(Charge.of(limit, clientKey), keys.of(limit, clientKey), Duration.ZERO, false, repeat))
+                        repeat == null ? lone : new Ask(lone.charge(), lone.storeKey(), Duration.ZERO, false, repeat))
                 .decision();
     }
 
@@ -147,7 +150,8 @@ public final class RateLimiter {
     }
 
     private Charged alone(LimitSpec limit, String clientKey, Duration maxWait) {
-        return chain.apply(new Ask(Charge.of(limit, clientKey), keys.of(limit, clientKey), maxWait, false));
+        Ask lone = asks.of(limit, clientKey);
+        return chain.apply(maxWait.isZero() ? lone : new Ask(lone.charge(), lone.storeKey(), maxWait, false));
     }
 
     /**
@@ -185,7 +189,7 @@ public final class RateLimiter {
         Duration wait = bounded(maxWait);
         try {
             for (Charge c : charges) {
-                charged.add(chain.apply(new Ask(c, keys.of(c.limit(), c.clientKey()), wait, true, repeat)));
+                charged.add(chain.apply(new Ask(c, asks.storeKey(c.limit(), c.clientKey()), wait, true, repeat)));
             }
         } finally {
             if (charged.size() < charges.size()
@@ -203,7 +207,7 @@ public final class RateLimiter {
     void refund(List<Charged> charged) {
         for (Charged c : charged) {
             if (c.spent()) {
-                String storeKey = keys.of(c.charge().limit(), c.charge().clientKey());
+                String storeKey = asks.storeKey(c.charge().limit(), c.charge().clientKey());
                 boolean given = leases.giveBack(c, storeKey) || store.refund(c, storeKey);
                 if (given) {
                     held.forget(storeKey);
@@ -252,7 +256,7 @@ public final class RateLimiter {
         if (delta == 0) {
             return true;
         }
-        String storeKey = keys.of(c.charge().limit(), c.charge().clientKey());
+        String storeKey = asks.storeKey(c.charge().limit(), c.charge().clientKey());
         boolean taken = store.settle(c, storeKey, delta);
         if (taken && delta < 0) {
             held.forget(storeKey);

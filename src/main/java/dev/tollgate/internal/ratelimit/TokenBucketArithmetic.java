@@ -13,6 +13,13 @@ final class TokenBucketArithmetic implements InProcessArithmetic<TokenBucketArit
         return new ExpiringMap.Updated<>(bucket, bucket.consume(policy, now));
     }
 
+    /** As {@link #consume}: one answer made, not the consumption's and then the spend's. */
+    @Override
+    public ExpiringMap.Updated<Bucket, Spent> spend(Bucket live, LimitPolicy policy, long now) {
+        Bucket bucket = live == null ? new Bucket(policy.capacity(), now) : live;
+        return new ExpiringMap.Updated<>(bucket, new Spent(bucket.consume(policy, now), 0));
+    }
+
     @Override
     public ExpiringMap.Updated<Bucket, Reservation> reserve(
             Bucket live, LimitPolicy policy, long now, long maxWaitMicros) {
@@ -147,7 +154,11 @@ final class TokenBucketArithmetic implements InProcessArithmetic<TokenBucketArit
         }
 
         private boolean rebases(LimitPolicy p, long stamp, long now, double period) {
-            return p.refills() && stamp - now > p.capacity() * period / p.refillTokens() && stamp > reservedUntil;
+            // stamp > now first: the division's quotient is positive, so it decides only for state dated ahead.
+            return p.refills()
+                    && stamp > now
+                    && stamp - now > p.capacity() * period / p.refillTokens()
+                    && stamp > reservedUntil;
         }
 
         private static long until(double t, long n, LimitPolicy p, double period, long ahead) {

@@ -8,15 +8,22 @@ final class Told implements Stage {
     private final Stage next;
     private final DecisionListener listener;
     private final LongSupplier nanoTime;
+    private final boolean timed;
 
     Told(Stage next, DecisionListener listener, LongSupplier nanoTime) {
         this.next = next;
         this.listener = listener;
         this.nanoTime = nanoTime;
+        this.timed = listener.timesDecisions();
     }
 
     @Override
     public Charged apply(Ask ask) {
+        if (!timed) {
+            Charged out = next.apply(ask);
+            tell(ask, out, 0);
+            return out;
+        }
         long start = nanoTime.getAsLong();
         Charged out = next.apply(ask);
         tell(ask, out, nanoTime.getAsLong() - start);
