@@ -57,7 +57,9 @@ public abstract class AllOrNothingContract {
         "tollgate.limits.tb.persist", "true",
         "tollgate.limits.short.algorithm", "fixed-window",
         "tollgate.limits.short.capacity", "5",
-        "tollgate.limits.short.refill-period", "1s",
+        // Ten minutes, not one second: the six calls of a test must fall in one window, and a 1 s window
+        // rolled between them now and then (a cluster's calls are slower); still far shorter than slow's hour.
+        "tollgate.limits.short.refill-period", "10m",
         "tollgate.limits.slow.capacity", "5",
         "tollgate.limits.slow.refill-tokens", "1",
         "tollgate.limits.slow.refill-period", "1h",
