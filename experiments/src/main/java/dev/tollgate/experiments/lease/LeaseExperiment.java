@@ -138,7 +138,7 @@ public final class LeaseExperiment {
             call.getAsBoolean();
             t[i] = System.nanoTime() - start;
         }
-        return (long) Stats.percentile(Stats.sorted(t), 0.5);
+        return (long) Stats.percentile(Stats.sorted(t), 50);
     }
 
     private static double throughput(BooleanSupplier call, int threads, long seconds) throws InterruptedException {
