@@ -123,8 +123,7 @@ public final class Engine implements RateLimits, ConcurrencyLimits, AutoCloseabl
                         : backend.localStores(),
                 denials,
                 backend.guard(),
-                DecisionListener.both(
-                        DecisionListener.both(activity, DecisionListener.both(outages, deniedClients)), b.listener),
+                DecisionListener.both(new ConsoleListeners(activity, outages, deniedClients), b.listener),
                 b.nanoTime,
                 StoreKeys.in(settings.keyPrefix()),
                 b.serverCount != null ? b.serverCount : servers(),
