@@ -37,6 +37,17 @@ final class Activity implements DecisionListener {
     private final long origin;
     private final Map<String, Series> series = new ConcurrentHashMap<>();
 
+    /**
+     * The series of limits seen lately, by the limit's identity (a reloaded limit is another object, of
+     * the same name's series): a decision looks its limit's series up by name only when it is not here.
+     * Direct-mapped and without a lock: a slot holds one immutable entry, and a lost one costs a lookup.
+     */
+    private final Seen[] seen = new Seen[MEMO];
+
+    private static final int MEMO = 64;
+
+    private record Seen(LimitSpec limit, Series series) {}
+
     /** The slot under way as of the last tick: the only time a decision reads. */
     private volatile long slot;
 
@@ -72,8 +83,14 @@ final class Activity implements DecisionListener {
     }
 
     private Series series(LimitSpec limit) {
-        Series s = series.get(limit.name());
-        return s != null ? s : series.computeIfAbsent(limit.name(), n -> new Series());
+        int i = System.identityHashCode(limit) & (MEMO - 1);
+        Seen seen = this.seen[i];
+        if (seen != null && seen.limit() == limit) {
+            return seen.series();
+        }
+        Series s = series.computeIfAbsent(limit.name(), n -> new Series());
+        this.seen[i] = new Seen(limit, s);
+        return s;
     }
 
     /** Per limit, the counts of the last {@value #SLOTS} slots, oldest first: the slot under way last. */

@@ -119,4 +119,24 @@ class ActivityTest {
         }
         assertEquals(0, ticks.running(), "the engine's tick is cancelled when it closes");
     }
+
+    @Test
+    void countsEachLimitInItsOwnSeriesAndAReloadedLimitInItsName() {
+        Activity activity = new Activity(() -> 0);
+        List<LimitSpec> limits = new ArrayList<>();
+        for (int i = 0; i < 200; i++) { // more limits than the memo has places
+            limits.add(new LimitSpec(LimitPolicy.quota("limit-" + i, 10), new KeySpec.Global(), false));
+        }
+        for (int round = 0; round < 3; round++) {
+            limits.forEach(l -> activity.onDecision(l, ALLOWED, 0));
+        }
+        LimitSpec reloaded = new LimitSpec(LimitPolicy.quota("limit-7", 10), new KeySpec.Global(), false);
+        activity.onDecision(reloaded, DENIED, 0);
+        var recent = activity.recent();
+        assertEquals(200, recent.size());
+        for (int i = 0; i < 200; i++) {
+            ActivitySlot expected = i == 7 ? new ActivitySlot(3, 1, 0, 0, 0) : new ActivitySlot(3, 0, 0, 0, 0);
+            assertEquals(expected, recent.get("limit-" + i).get(Activity.SLOTS - 1), "limit-" + i);
+        }
+    }
 }
