@@ -72,6 +72,8 @@ public final class Engine implements RateLimits, ConcurrencyLimits, AutoCloseabl
     private final Scheduler ownHeartbeat;
     private final LiveServers liveServers;
     private final Scheduler leaseSweep;
+    private final Scheduler ownActivityTicks;
+    private final Scheduler.Task activityTicks;
 
     Engine(EngineBuilder b) {
         this.settings = b.settings;
@@ -109,6 +111,7 @@ public final class Engine implements RateLimits, ConcurrencyLimits, AutoCloseabl
                         b.heartbeat != null ? b.heartbeat : ownHeartbeat)
                 : null;
         this.activity = new Activity(b.nanoTime);
+        this.ownActivityTicks = b.activityTicks == null ? Scheduler.daemon("tollgate-activity", 1) : null;
         this.outages = new OutageLog(b.clock);
         this.deniedClients = new DeniedClients(b.nanoTime);
         // Its thread starts with the first lease taken: never without a leased limit.
@@ -120,8 +123,7 @@ public final class Engine implements RateLimits, ConcurrencyLimits, AutoCloseabl
                         : backend.localStores(),
                 denials,
                 backend.guard(),
-                DecisionListener.both(
-                        DecisionListener.both(activity, DecisionListener.both(outages, deniedClients)), b.listener),
+                DecisionListener.both(new ConsoleListeners(activity, outages, deniedClients), b.listener),
                 b.nanoTime,
                 StoreKeys.in(settings.keyPrefix()),
                 b.serverCount != null ? b.serverCount : servers(),
@@ -135,6 +137,9 @@ public final class Engine implements RateLimits, ConcurrencyLimits, AutoCloseabl
                 : null;
         this.concurrency =
                 new ConcurrencyLimiter(backend.concurrency(), backend.guard(), b.concurrencyListener, limiter.keys());
+        // The decisions read no clock for the console's counts: this moves their slot on. Last: a thread starts.
+        this.activityTicks =
+                (b.activityTicks != null ? b.activityTicks : ownActivityTicks).every(Activity.TICK, activity::tick);
     }
 
     /** Tollgate with its own circuit breaker. */
@@ -373,6 +378,10 @@ public final class Engine implements RateLimits, ConcurrencyLimits, AutoCloseabl
             ownHeartbeat.close();
         }
         leaseSweep.close();
+        activityTicks.cancel();
+        if (ownActivityTicks != null) {
+            ownActivityTicks.close();
+        }
         limiter.returnLeases();
         backend.close();
     }

@@ -26,6 +26,7 @@ public final class EngineBuilder {
     LongSupplier nanoTime = System::nanoTime;
     Sleeper sleeper = Sleeper.SYSTEM;
     Scheduler heartbeat;
+    Scheduler activityTicks;
     PropertySource reloadFrom;
     DeploymentCheck.Beans reloadBeans;
     ServerCount serverCount;
@@ -90,6 +91,15 @@ public final class EngineBuilder {
      */
     public EngineBuilder heartbeat(Scheduler newScheduler) {
         this.heartbeat = newScheduler;
+        return this;
+    }
+
+    /**
+     * What moves the console's activity counts on to the slot under way, every second ({@code Activity}),
+     * which stays the caller's to close; default a daemon thread of the engine's own.
+     */
+    public EngineBuilder activityTicks(Scheduler newScheduler) {
+        this.activityTicks = newScheduler;
         return this;
     }
 

@@ -35,7 +35,7 @@ final class GuardedStore implements Stage {
         String replay = ask.replay();
         UsageLedger usage = UsageLedger.of(c.limit(), key, c.clientKey());
         Spent s = replay == null && usage == null
-                ? guard.call(key, () -> store.spend(c.spentPolicy(), key))
+                ? spend(store, c.spentPolicy(), key)
                 : guard.call(
                         key,
                         () -> store.spend(
@@ -49,6 +49,11 @@ final class GuardedStore implements Stage {
                 null,
                 replay,
                 s.replayed());
+    }
+
+    /** A plain check; a store in this JVM ({@link Guard#DIRECT}) is asked on the spot, without a closure per check. */
+    private Spent spend(RateLimitStore store, LimitPolicy policy, String key) {
+        return guard == Guard.DIRECT ? store.spend(policy, key) : guard.call(key, () -> store.spend(policy, key));
     }
 
     /** Gives {@code c}'s tokens back to the bucket at {@code storeKey}; false when the store cannot be asked. */

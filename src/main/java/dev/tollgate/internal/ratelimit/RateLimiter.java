@@ -18,8 +18,10 @@ import java.util.function.LongSupplier;
  * the outside in: {@link Shadow} (a shadow limit passes the call), {@link TooCostly} (a cost no call may
  * have is denied), {@link Candidate} (the candidate beside the limit spends too), {@link Told} (the
  * listener hears of it), {@link HeldDenials} (a denied key is answered here until its retry-after),
- * {@link Fallback} (when the store cannot be asked: the local fallback or the degraded decision) and
- * {@link GuardedStore} (the store, within the guard's budget). Knows nothing of HTTP, CDI or MicroProfile.
+ * {@link Fallback} (when the store cannot be asked: the local fallback or the degraded decision), {@link
+ * Leases} (a leased limit spends its lease) and {@link GuardedStore} (the store, within the guard's
+ * budget). Held denials are in the chain only with a {@link DeniedCache}, leases only with a store that
+ * leases. Knows nothing of HTTP, CDI or MicroProfile.
  */
 public final class RateLimiter {
 
@@ -85,8 +87,12 @@ public final class RateLimiter {
         this.listener = listener;
         this.store = new GuardedStore(stores, guard);
         this.leases = new Leases(store, store, servers, leaseListener, nanoTime, scheduler);
-        this.held = new HeldDenials(new Fallback(leases, localStores, listener, nanoTime), denials, listener, nanoTime);
-        Told told = new Told(held, listener, nanoTime);
+        // A stage that cannot act is left out of the chain: no leases without a store that leases, no held
+        // denials without a cache to hold them in (each stage more is a call more on every decision).
+        boolean leasing = stores.values().stream().anyMatch(RateLimitStore::leases);
+        Stage asked = new Fallback(leasing ? leases : store, localStores, listener, nanoTime);
+        this.held = new HeldDenials(asked, denials, listener, nanoTime);
+        Told told = new Told(denials == null ? asked : held, listener, nanoTime);
         this.chain = new Shadow(new TooCostly(new Candidate(told, this::decide, asks), told), new ShadowLog(nanoTime));
     }
 
@@ -106,7 +112,7 @@ public final class RateLimiter {
      * spends from its own bucket too, and decides nothing.
      */
     public Decision check(LimitSpec limit, String clientKey) {
-        return alone(limit, clientKey, Duration.ZERO).decision();
+        return chain.apply(asks.of(limit, clientKey)).decision();
     }
 
     /**

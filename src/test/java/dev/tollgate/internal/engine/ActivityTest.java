@@ -6,12 +6,18 @@ import dev.tollgate.Decision;
 import dev.tollgate.LimitPolicy;
 import dev.tollgate.internal.ratelimit.KeySpec;
 import dev.tollgate.internal.ratelimit.LimitSpec;
+import dev.tollgate.testing.DrivenScheduler;
+import dev.tollgate.testing.TestSettings;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 
-/** The console's recent counts: per slot, a reused slot starts at zero, and concurrent counts are all kept. */
+/**
+ * The console's recent counts: per slot, a reused slot starts at zero, concurrent counts are all kept, and
+ * a decision is counted in the slot of the last tick.
+ */
 class ActivityTest {
 
     private static final long SLOT = Activity.SLOT_SECONDS * 1_000_000_000L;
@@ -33,12 +39,14 @@ class ActivityTest {
         assertEquals(new ActivitySlot(2, 1, 1, 0, 1), recent.get(Activity.SLOTS - 1));
 
         now.addAndGet(SLOT); // the next slot
+        activity.tick();
         activity.onDecision(API, DENIED, 0);
         recent = activity.recent().get("api");
         assertEquals(new ActivitySlot(2, 1, 1, 0, 1), recent.get(Activity.SLOTS - 2));
         assertEquals(new ActivitySlot(0, 1, 0, 0, 0), recent.get(Activity.SLOTS - 1));
 
         now.addAndGet(SLOT * (Activity.SLOTS - 1)); // the first slot's place again, thirty slots later
+        activity.tick();
         activity.onDecision(API, ALLOWED, 0);
         recent = activity.recent().get("api");
         assertEquals(new ActivitySlot(1, 0, 0, 0, 0), recent.get(Activity.SLOTS - 1));
@@ -52,6 +60,7 @@ class ActivityTest {
         Activity activity = new Activity(now::get);
         activity.onDecision(API, DENIED, 0); // slot 0, then every thread counts in slot 30, the same place
         now.set(SLOT * Activity.SLOTS);
+        activity.tick();
         List<Thread> threads = new ArrayList<>();
         for (int t = 0; t < 8; t++) {
             Thread thread = new Thread(() -> {
@@ -68,5 +77,66 @@ class ActivityTest {
         assertEquals(
                 new ActivitySlot(80_000, 0, 0, 0, 0),
                 activity.recent().get("api").get(Activity.SLOTS - 1));
+    }
+
+    @Test
+    void countsADecisionInTheSlotOfTheLastTickAndAReadShowsTheSlotUnderWay() {
+        AtomicLong now = new AtomicLong(0);
+        Activity activity = new Activity(now::get);
+        now.set(SLOT + 1); // the next slot has begun, and no tick has seen it
+        activity.onDecision(API, ALLOWED, 0);
+        List<ActivitySlot> recent = activity.recent().get("api"); // the read ticks first
+        assertEquals(new ActivitySlot(1, 0, 0, 0, 0), recent.get(Activity.SLOTS - 2));
+        assertEquals(ActivitySlot.EMPTY, recent.get(Activity.SLOTS - 1));
+
+        activity.onDecision(API, DENIED, 0); // in the slot the read moved on to
+        activity.tick();
+        activity.tick(); // a tick in the same slot moves nothing
+        now.set(SLOT - 1); // nor one of a clock that went back
+        activity.tick();
+        recent = activity.recent().get("api");
+        assertEquals(new ActivitySlot(1, 0, 0, 0, 0), recent.get(Activity.SLOTS - 2));
+        assertEquals(new ActivitySlot(0, 1, 0, 0, 0), recent.get(Activity.SLOTS - 1));
+    }
+
+    @Test
+    void theEngineMovesTheSlotOnWithItsTicks() {
+        AtomicLong micros = new AtomicLong(0);
+        DrivenScheduler ticks = new DrivenScheduler(micros);
+        try (Engine engine = Engine.builder(TestSettings.read(
+                        "tollgate.limits.api.capacity", "10",
+                        "tollgate.limits.api.refill-tokens", "10",
+                        "tollgate.limits.api.refill-period", "1s"))
+                .nanoTime(() -> micros.get() * 1000)
+                .activityTicks(ticks)
+                .build()) {
+            engine.check("api", "alice");
+            ticks.advance(Duration.ofSeconds(Activity.SLOT_SECONDS)); // ticks every second on the way
+            engine.check("api", "alice");
+            List<ActivitySlot> recent = engine.recentActivity().get("api");
+            assertEquals(new ActivitySlot(1, 0, 0, 0, 0), recent.get(Activity.SLOTS - 2));
+            assertEquals(new ActivitySlot(1, 0, 0, 0, 0), recent.get(Activity.SLOTS - 1));
+        }
+        assertEquals(0, ticks.running(), "the engine's tick is cancelled when it closes");
+    }
+
+    @Test
+    void countsEachLimitInItsOwnSeriesAndAReloadedLimitInItsName() {
+        Activity activity = new Activity(() -> 0);
+        List<LimitSpec> limits = new ArrayList<>();
+        for (int i = 0; i < 200; i++) { // more limits than the memo has places
+            limits.add(new LimitSpec(LimitPolicy.quota("limit-" + i, 10), new KeySpec.Global(), false));
+        }
+        for (int round = 0; round < 3; round++) {
+            limits.forEach(l -> activity.onDecision(l, ALLOWED, 0));
+        }
+        LimitSpec reloaded = new LimitSpec(LimitPolicy.quota("limit-7", 10), new KeySpec.Global(), false);
+        activity.onDecision(reloaded, DENIED, 0);
+        var recent = activity.recent();
+        assertEquals(200, recent.size());
+        for (int i = 0; i < 200; i++) {
+            ActivitySlot expected = i == 7 ? new ActivitySlot(3, 1, 0, 0, 0) : new ActivitySlot(3, 0, 0, 0, 0);
+            assertEquals(expected, recent.get("limit-" + i).get(Activity.SLOTS - 1), "limit-" + i);
+        }
     }
 }

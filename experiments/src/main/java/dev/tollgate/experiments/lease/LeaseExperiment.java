@@ -43,6 +43,8 @@ public final class LeaseExperiment {
         try (LocalRedis redis = LocalRedis.start();
                 UnifiedJedis raw = client(redis.url());
                 Engine leased = Engine.build(SettingsReader.read(PropertySource.of(settings(redis.url()))))) {
+            // Read before the run: its own 32 threads raise the load average it would read at the end.
+            Map<String, String> env = Environment.describe(redis);
             String sha = raw.scriptLoad(
                     RedisRateLimitStore.script(Algorithm.TOKEN_BUCKET).source());
             List<String> keys = RedisRateLimitStore.keys(StoreKeys.DEFAULT.of("raw", "hot"));
@@ -95,7 +97,10 @@ public final class LeaseExperiment {
                     .append(" Command: `experiments/run lease`")
                     .append(o.quick() ? " --quick" : "")
                     .append(".\n\n")
-                    .append(Environment.markdown(Environment.describe(redis)));
+                    .append(Environment.markdown(env))
+                    .append("- load average at end: ")
+                    .append(Environment.loadAverage())
+                    .append('\n');
         }
         Files.createDirectories(o.out());
         Files.writeString(o.out().resolve("lease.md"), md.toString());
@@ -138,7 +143,7 @@ public final class LeaseExperiment {
             call.getAsBoolean();
             t[i] = System.nanoTime() - start;
         }
-        return (long) Stats.percentile(Stats.sorted(t), 0.5);
+        return (long) Stats.percentile(Stats.sorted(t), 50);
     }
 
     private static double throughput(BooleanSupplier call, int threads, long seconds) throws InterruptedException {
