@@ -56,7 +56,6 @@ public interface DecisionListener {
      */
     default void onHeldDenial(LimitSpec limit) {}
 
-    /** Tells {@code first}, then {@code second}, of everything (a method added here must be added there too). */
     /**
      * Whether this listener reads the {@code nanos} it is told; when no listener does, no decision is
      * timed and they are told 0 (two reads of the clock fewer per check). Default true.
@@ -65,6 +64,7 @@ public interface DecisionListener {
         return true;
     }
 
+    /** Tells {@code first}, then {@code second}, of everything (a method added here must be added there too). */
     static DecisionListener both(DecisionListener first, DecisionListener second) {
         if (second == NONE) {
             return first; // one call fewer per event for each NONE: the engine adds the builder's listener, NONE by
