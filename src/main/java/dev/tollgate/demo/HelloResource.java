@@ -9,6 +9,7 @@ import dev.tollgate.RateCost;
 import dev.tollgate.RateLimited;
 import jakarta.enterprise.context.RequestScoped;
 import jakarta.inject.Inject;
+import jakarta.servlet.http.HttpServletRequest;
 import jakarta.ws.rs.DefaultValue;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.POST;
@@ -16,6 +17,7 @@ import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import java.time.Duration;
@@ -56,6 +58,9 @@ public class HelloResource {
     @Inject
     Accounts accounts;
 
+    @Inject
+    HandWrittenLimit byHand;
+
     /** Limited by the JAX-RS filter with limit {@code demo}, keyed by client address. */
     @GET
     @Path("/hello")
@@ -92,6 +97,21 @@ public class HelloResource {
     @Path("/unlimited")
     public String unlimited() {
         return "hello\n";
+    }
+
+    /**
+     * The same, limited by hand instead ({@link HandWrittenLimit}): one {@code EVALSHA} of Tollgate's
+     * script, 200 or 429; {@code 404} unless {@code demo.by-hand.enabled=true} with a Redis URL.
+     */
+    @GET
+    @Path("/by-hand")
+    public Response byHand(@Context HttpServletRequest request) {
+        if (!byHand.on()) {
+            return Response.status(Response.Status.NOT_FOUND).build();
+        }
+        return byHand.allowed(request.getRemoteAddr())
+                ? Response.ok("hello\n").build()
+                : Response.status(Response.Status.TOO_MANY_REQUESTS).build();
     }
 
     /** Calls an EJB whose business method is limited ({@code demo-ejb}). */

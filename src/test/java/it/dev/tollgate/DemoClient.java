@@ -42,6 +42,11 @@ public interface DemoClient {
     @Path("/unlimited")
     Response unlimited();
 
+    /** The experiments' hand-written check, off unless {@code demo.by-hand.enabled=true}. */
+    @GET
+    @Path("/by-hand")
+    Response byHand();
+
     /** An EJB's limited method ({@code demo-ejb}). */
     @GET
     @Path("/ejb")

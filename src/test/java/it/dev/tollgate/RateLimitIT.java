@@ -66,6 +66,11 @@ public class RateLimitIT {
     }
 
     @Test
+    void theHandWrittenBaselineIsOffUnlessTheDeploymentTurnsItOn() {
+        assertEquals(404, demo.byHand().getStatus(), "demo.by-hand.enabled is false by default");
+    }
+
+    @Test
     void refillingLimitSaysWhenToRetryAndNeverTooEarly() throws Exception {
         // demo-user: 3 per hour per user name, from the @RateKey parameter of an EJB method.
         for (int i = 0; i < 3; i++) {
