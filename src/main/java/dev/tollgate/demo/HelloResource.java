@@ -100,6 +100,17 @@ public class HelloResource {
     }
 
     /**
+     * The same under the leased limit {@code demo-leased} (as {@code GET /demo/leased}), on this resource:
+     * the HTTP experiment's leased row, timed beside {@code /demo/unlimited} on the same bean.
+     */
+    @GET
+    @Path("/hello-leased")
+    @RateLimited("demo-leased")
+    public String helloLeased() {
+        return "hello\n";
+    }
+
+    /**
      * The same, limited by hand instead ({@link HandWrittenLimit}): one {@code EVALSHA} of Tollgate's
      * script, 200 or 429; {@code 404} unless {@code demo.by-hand.enabled=true} with a Redis URL.
      */

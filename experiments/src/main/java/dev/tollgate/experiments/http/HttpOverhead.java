@@ -27,7 +27,8 @@ import redis.clients.jedis.Jedis;
  * per server, alternating request by request between the limited {@code /demo/hello}, the identical but
  * unlimited {@code /demo/unlimited}, the same greeting limited by hand ({@code /demo/by-hand}: one Jedis
  * {@code EVALSHA} of Tollgate's script in the resource method, what a user would write instead; in the
- * rotation when the server has it on) and the leased {@code /demo/leased}, so all see the same server,
+ * rotation when the server has it on) and {@code /demo/hello-leased} (the leased limit {@code demo-leased}),
+ * all four methods of one resource class, so all see the same server,
  * JIT and CPU state. Three runs, like the article's figure. The limits should be ones never reached (see
  * experiments/bench/README.md), or rejections are measured.
  *
@@ -40,7 +41,7 @@ public final class HttpOverhead {
     static final String LIMITED = "/demo/hello";
     static final String UNLIMITED = "/demo/unlimited";
     static final String BY_HAND = "/demo/by-hand";
-    static final String LEASED = "/demo/leased";
+    static final String LEASED = "/demo/hello-leased";
 
     /** What one round times, in the CSV's column order. */
     enum Series {
