@@ -14,9 +14,11 @@ import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Random;
 import java.util.TreeMap;
 import redis.clients.jedis.DefaultJedisClientConfig;
 import redis.clients.jedis.HostAndPort;
@@ -24,7 +26,7 @@ import redis.clients.jedis.Jedis;
 
 /**
  * The latency Tollgate's filter adds to a request: sequential requests over one kept-alive connection
- * per server, alternating request by request between the limited {@code /demo/hello}, the identical but
+ * per server, alternating request by request (in a new random order every round) between the limited {@code /demo/hello}, the identical but
  * unlimited {@code /demo/unlimited}, the same greeting limited by hand ({@code /demo/by-hand}: one Jedis
  * {@code EVALSHA} of Tollgate's script in the resource method, what a user would write instead; in the
  * rotation when the server has it on) and {@code /demo/hello-leased} (the leased limit {@code demo-leased}),
@@ -249,10 +251,17 @@ public final class HttpOverhead {
                 }
             }
             long[][] ns = new long[slots.size()][rounds];
+            List<Integer> order = new ArrayList<>();
+            for (int k = 0; k < slots.size(); k++) {
+                order.add(k);
+            }
+            Random shuffle = new Random(r);
             for (int i = 0; i < rounds; i++) {
-                // Who goes first rotates, so no endpoint always follows the same one.
-                for (int j = 0; j < slots.size(); j++) {
-                    int k = (i + j) % slots.size();
+                // A new order every round, so that every series follows every other as often: a request
+                // that follows one to the other server (or the driver's EVALSHA) finds colder caches, and
+                // a fixed cycle (the first of a round rotating) gave that penalty to the same series always.
+                Collections.shuffle(order, shuffle);
+                for (int k : order) {
                     Series s = slots.get(k);
                     ns[k][i] = s == Series.RAW
                             ? raw.timed()
