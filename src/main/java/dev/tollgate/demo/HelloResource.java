@@ -17,10 +17,13 @@ import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.container.AsyncResponse;
+import jakarta.ws.rs.container.Suspended;
 import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
 
 /** The demo service: the same greeting behind each of Tollgate's entry points. */
 @Path("/demo")
@@ -175,6 +178,17 @@ public class HelloResource {
     @RateLimited("demo-both")
     public String both() {
         return "hello\n";
+    }
+
+    /**
+     * The same limit on an asynchronous resource method: the answer is written from another thread,
+     * still counted once ({@code demo-both}).
+     */
+    @GET
+    @Path("/both-async")
+    @RateLimited("demo-both")
+    public void bothAsync(@Suspended AsyncResponse response) {
+        CompletableFuture.runAsync(() -> response.resume("hello\n"));
     }
 
     /**

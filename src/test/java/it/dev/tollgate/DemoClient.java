@@ -72,6 +72,11 @@ public interface DemoClient {
     @Path("/both")
     Response both(@HeaderParam("X-Forwarded-For") String client);
 
+    /** The same limit on an asynchronous resource method ({@code demo-both}). */
+    @GET
+    @Path("/both-async")
+    Response bothAsync(@HeaderParam("X-Forwarded-For") String client);
+
     /** Starts the once-per-cluster job; answers how many times it has run on this server. */
     @POST
     @Path("/job")

@@ -131,6 +131,16 @@ public class RateLimitIT {
     }
 
     @Test
+    void filterAndInterceptorOnOneAsynchronousMethodCountOnce() throws Exception {
+        List<Reply> replies = Undegraded.during("demo-both", () -> fire(DemoClient::bothAsync, "10.0.4.2", 300, 16));
+        assertEquals(100, count(replies, 200));
+        assertTrue(
+                replies.stream().filter(r -> r.status() == 200).allMatch(r -> r.header("RateLimit")
+                        .isPresent()),
+                "the fields are written when the answer comes, on its own thread");
+    }
+
+    @Test
     void spoofedForwardedForFromAnUntrustedPeerDoesNotChangeTheBucket() throws Exception {
         // From 127.0.0.2, which is not a trusted proxy: every request spends from 127.0.0.2's bucket,
         // whatever address it claims to be forwarding for.
