@@ -26,7 +26,7 @@ public class Callers {
         try {
             HttpServletRequest r = request.get();
             r.getRemoteAddr();
-            http = Optional.of(new HttpCallerInfo(r, runtime.tollgate().clientAddresses(), null));
+            http = Optional.of(new HttpCallerInfo(r, runtime.tollgate().clientAddresses(), () -> null));
         } catch (RuntimeException noRequest) {
             // Not in an HTTP request: ip and header keys have nothing to go on.
         }

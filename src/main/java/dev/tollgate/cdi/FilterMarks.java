@@ -1,40 +1,45 @@
 package dev.tollgate.cdi;
 
-import jakarta.enterprise.context.RequestScoped;
+import jakarta.servlet.ServletRequest;
 import java.lang.reflect.Method;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 
 /**
  * The limits the JAX-RS filter already checked for this request's resource method, so the
- * interceptor on that same method does not count the call twice.
+ * interceptor on that same method does not count the call twice. Kept as an attribute of the request
+ * (a JAX-RS request property is one, in a servlet container): it lives exactly as long as the request,
+ * on whichever thread serves it, at the cost of a map entry rather than a request-scoped bean.
  */
-@RequestScoped
-public class FilterMarks {
+public final class FilterMarks {
 
-    private final List<Mark> marks = new ArrayList<>();
+    /** The request attribute the marks are kept under. */
+    public static final String ATTRIBUTE = FilterMarks.class.getName();
 
-    private record Mark(Method method, String limit) {}
+    private final Method method;
+    private final List<String> limits;
 
-    public void checked(Method resourceMethod, String limit) {
-        marks.add(new Mark(resourceMethod, limit));
+    /** {@code limits} checked by the filter for {@code resourceMethod}. */
+    public FilterMarks(Method resourceMethod, List<String> limits) {
+        this.method = resourceMethod;
+        this.limits = List.copyOf(limits);
+    }
+
+    /** The marks {@code request} holds, or null. */
+    static FilterMarks of(ServletRequest request) {
+        return request.getAttribute(ATTRIBUTE) instanceof FilterMarks m ? m : null;
     }
 
     /** Whether {@code limit} was checked by the filter for {@code method} (or the same method of a subclass). */
     public boolean wasChecked(Method method, String limit) {
-        for (Mark m : marks) {
-            if (m.limit.equals(limit) && sameMethod(m.method, method)) {
-                return true;
-            }
-        }
-        return false;
+        return limits.contains(limit) && sameMethod(this.method, method);
     }
 
     private static boolean sameMethod(Method a, Method b) {
-        return a.getName().equals(b.getName())
-                && Arrays.equals(a.getParameterTypes(), b.getParameterTypes())
-                && (a.getDeclaringClass().isAssignableFrom(b.getDeclaringClass())
-                        || b.getDeclaringClass().isAssignableFrom(a.getDeclaringClass()));
+        return a.equals(b)
+                || a.getName().equals(b.getName())
+                        && Arrays.equals(a.getParameterTypes(), b.getParameterTypes())
+                        && (a.getDeclaringClass().isAssignableFrom(b.getDeclaringClass())
+                                || b.getDeclaringClass().isAssignableFrom(a.getDeclaringClass()));
     }
 }

@@ -7,15 +7,20 @@ import java.security.Principal;
 import java.util.Collections;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Supplier;
 
 /** The caller of an HTTP request. */
 public final class HttpCallerInfo implements CallerInfo {
 
     private final HttpServletRequest request;
     private final ClientAddresses addresses;
-    private final Principal principal;
+    private final Supplier<Principal> principal;
 
-    public HttpCallerInfo(HttpServletRequest request, ClientAddresses addresses, Principal principal) {
+    /**
+     * @param principal the JAX-RS security context's principal (null: the servlet request's), asked only
+     *     when a key or a plan needs it: the security context costs a lookup
+     */
+    public HttpCallerInfo(HttpServletRequest request, ClientAddresses addresses, Supplier<Principal> principal) {
         this.request = request;
         this.addresses = addresses;
         this.principal = principal;
@@ -33,7 +38,7 @@ public final class HttpCallerInfo implements CallerInfo {
 
     @Override
     public Optional<Principal> principal() {
-        return Optional.ofNullable(principal).or(() -> Optional.ofNullable(request.getUserPrincipal()));
+        return Optional.ofNullable(principal.get()).or(() -> Optional.ofNullable(request.getUserPrincipal()));
     }
 
     @Override

@@ -12,12 +12,12 @@ import dev.tollgate.internal.engine.ReportedCosts;
 import dev.tollgate.internal.ratelimit.Admission;
 import dev.tollgate.internal.ratelimit.Charged;
 import jakarta.annotation.Priority;
-import jakarta.enterprise.context.ContextNotActiveException;
 import jakarta.enterprise.inject.Instance;
 import jakarta.inject.Inject;
 import jakarta.interceptor.AroundInvoke;
 import jakarta.interceptor.Interceptor;
 import jakarta.interceptor.InvocationContext;
+import jakarta.servlet.http.HttpServletRequest;
 import java.lang.reflect.Method;
 
 /**
@@ -35,7 +35,7 @@ public class RateLimitInterceptor {
     TollgateRuntime runtime;
 
     @Inject
-    Instance<FilterMarks> marks;
+    Instance<HttpServletRequest> request;
 
     @Inject
     Callers callers;
@@ -51,8 +51,9 @@ public class RateLimitInterceptor {
         Object[] args = ctx.getParameters();
         Cost cost = limits.costed() ? Charges.cost(args[limits.costParameter()]) : Cost.CONFIGURED;
         Admissions.Caller caller = charges.of(runtime.tollgate(), callers::current, keyArgument(limits, args));
-        Outcome outcome =
-                new Admissions(runtime.tollgate()).call(limits, cost, caller, name -> checkedByFilter(method, name));
+        FilterMarks marks = limits.limits().isEmpty() ? null : marks();
+        Outcome outcome = new Admissions(runtime.tollgate())
+                .call(limits, cost, caller, name -> marks != null && marks.wasChecked(method, name));
         Admission admission = outcome instanceof Outcome.Free ? null : admitted(outcome);
         return ReportedCosts.run(admission, limits::fails, ctx::proceed);
     }
@@ -96,11 +97,12 @@ public class RateLimitInterceptor {
         return arg == null ? null : arg.toString();
     }
 
-    private boolean checkedByFilter(Method method, String limit) {
+    /** What the JAX-RS filter checked in the HTTP request running now; null outside one. */
+    private FilterMarks marks() {
         try {
-            return marks.isResolvable() && marks.get().wasChecked(method, limit);
-        } catch (ContextNotActiveException noRequest) {
-            return false;
+            return FilterMarks.of(request.get());
+        } catch (RuntimeException noRequest) {
+            return null; // not in an HTTP request (as Callers finds it): the filter checked nothing
         }
     }
 }

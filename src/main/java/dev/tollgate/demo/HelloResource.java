@@ -9,6 +9,7 @@ import dev.tollgate.RateCost;
 import dev.tollgate.RateLimited;
 import jakarta.enterprise.context.RequestScoped;
 import jakarta.inject.Inject;
+import jakarta.servlet.http.HttpServletRequest;
 import jakarta.ws.rs.DefaultValue;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.POST;
@@ -16,9 +17,13 @@ import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.container.AsyncResponse;
+import jakarta.ws.rs.container.Suspended;
+import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
 
 /** The demo service: the same greeting behind each of Tollgate's entry points. */
 @Path("/demo")
@@ -56,6 +61,9 @@ public class HelloResource {
     @Inject
     Accounts accounts;
 
+    @Inject
+    HandWrittenLimit byHand;
+
     /** Limited by the JAX-RS filter with limit {@code demo}, keyed by client address. */
     @GET
     @Path("/hello")
@@ -92,6 +100,32 @@ public class HelloResource {
     @Path("/unlimited")
     public String unlimited() {
         return "hello\n";
+    }
+
+    /**
+     * The same under the leased limit {@code demo-leased} (as {@code GET /demo/leased}), on this resource:
+     * the HTTP experiment's leased row, timed beside {@code /demo/unlimited} on the same bean.
+     */
+    @GET
+    @Path("/hello-leased")
+    @RateLimited("demo-leased")
+    public String helloLeased() {
+        return "hello\n";
+    }
+
+    /**
+     * The same, limited by hand instead ({@link HandWrittenLimit}): one {@code EVALSHA} of Tollgate's
+     * script, 200 or 429; {@code 404} unless {@code demo.by-hand.enabled=true} with a Redis URL.
+     */
+    @GET
+    @Path("/by-hand")
+    public Response byHand(@Context HttpServletRequest request) {
+        if (!byHand.on()) {
+            return Response.status(Response.Status.NOT_FOUND).build();
+        }
+        return byHand.allowed(request.getRemoteAddr())
+                ? Response.ok("hello\n").build()
+                : Response.status(Response.Status.TOO_MANY_REQUESTS).build();
     }
 
     /** Calls an EJB whose business method is limited ({@code demo-ejb}). */
@@ -144,6 +178,17 @@ public class HelloResource {
     @RateLimited("demo-both")
     public String both() {
         return "hello\n";
+    }
+
+    /**
+     * The same limit on an asynchronous resource method: the answer is written from another thread,
+     * still counted once ({@code demo-both}).
+     */
+    @GET
+    @Path("/both-async")
+    @RateLimited("demo-both")
+    public void bothAsync(@Suspended AsyncResponse response) {
+        CompletableFuture.runAsync(() -> response.resume("hello\n"));
     }
 
     /**

@@ -29,6 +29,7 @@ import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.ext.Provider;
 import java.lang.reflect.Method;
 import java.security.Principal;
+import java.util.function.Supplier;
 
 /**
  * Applies {@code tollgate.http.limits} to every request and {@link RateLimited} on the matched resource
@@ -57,9 +58,6 @@ public class RateLimitFilter implements ContainerRequestFilter, ContainerRespons
     TollgateRuntime runtime;
 
     @Inject
-    FilterMarks marks;
-
-    @Inject
     Charges charges;
 
     @Override
@@ -71,14 +69,20 @@ public class RateLimitFilter implements ContainerRequestFilter, ContainerRespons
         // A cost the filter cannot read (an entity) is left, with the method's limits, to the interceptor.
         Cost cost = limits.costed() ? HttpCosts.read(request, method, limits.costParameter()) : Cost.CONFIGURED;
         Engine tollgate = runtime.tollgate();
-        IdempotencyKey idempotency = IdempotencyKey.ofHeader(
-                request.getHeaderString(tollgate.settings().http().idempotencyHeader()),
-                request.getMethod(),
-                request.getUriInfo().getRequestUri().getRawPath());
+        String key = request.getHeaderString(tollgate.settings().http().idempotencyHeader());
+        // The path only names a key's repeats: read (parsed as a URI) only when there is a key.
+        IdempotencyKey idempotency = key == null
+                ? IdempotencyKey.NONE
+                : IdempotencyKey.ofHeader(
+                        key,
+                        request.getMethod(),
+                        request.getUriInfo().getRequestUri().getRawPath());
         Outcome outcome = new Admissions(tollgate)
                 .request(limits, cost, charges.of(tollgate, () -> caller(request, tollgate), null), idempotency);
         if (outcome instanceof Outcome.Admitted a) {
-            a.applied().forEach(name -> marks.checked(method, name));
+            if (!a.applied().isEmpty()) {
+                request.setProperty(FilterMarks.ATTRIBUTE, new FilterMarks(method, a.applied()));
+            }
             request.setProperty(APPLIED, a.admission());
         } else if (!(outcome instanceof Outcome.Free)) {
             request.abortWith(RateLimitResponses.refusal(outcome));
@@ -86,7 +90,7 @@ public class RateLimitFilter implements ContainerRequestFilter, ContainerRespons
     }
 
     private CallerInfo caller(ContainerRequestContext request, Engine tollgate) {
-        Principal principal = request.getSecurityContext() == null
+        Supplier<Principal> principal = () -> request.getSecurityContext() == null
                 ? null
                 : request.getSecurityContext().getUserPrincipal();
         return new HttpCallerInfo(servletRequest, tollgate.clientAddresses(), principal);

@@ -11,9 +11,9 @@ import jakarta.ws.rs.core.MultivaluedMap;
 import jakarta.ws.rs.core.Response;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
-import java.util.stream.Collectors;
 
 /**
  * HTTP faces of decisions: the IETF {@code RateLimit} and {@code RateLimit-Policy} fields
@@ -62,10 +62,14 @@ public final class RateLimitResponses {
      */
     public static List<Applied> of(Admission admission) {
         boolean givenBack = !admission.allowed();
-        return admission.charged().stream()
-                .filter(c -> !c.charge().limit().shadow())
-                .map(c -> givenBack && c.spent() ? givenBack(c) : Applied.of(c))
-                .toList();
+        List<Charged> charged = admission.charged();
+        List<Applied> out = new ArrayList<>(charged.size());
+        for (Charged c : charged) {
+            if (!c.charge().limit().shadow()) {
+                out.add(givenBack && c.spent() ? givenBack(c) : Applied.of(c));
+            }
+        }
+        return out;
     }
 
     private static Applied givenBack(Charged c) {
@@ -108,13 +112,42 @@ public final class RateLimitResponses {
 
     /** {@code "name";q=capacity;w=seconds}, one item per limit; {@code w} is left out for a quota that never refills. */
     public static String policyField(List<Applied> applied) {
-        return applied.stream()
-                .map(a -> {
-                    String item =
-                            "\"" + a.policy().name() + "\";q=" + a.policy().capacity();
-                    return a.policy().refills() ? item + ";w=" + windowSeconds(a) : item;
-                })
-                .collect(Collectors.joining(", "));
+        if (applied.size() != 1 || applied.get(0).policy().calendar() != null) {
+            return policyFieldOf(applied);
+        }
+        // One limit's field depends on its policy alone (a calendar quota's window moves): most requests
+        // of a server answer under the policy the request before them did.
+        LimitPolicy policy = applied.get(0).policy();
+        PolicyField last = lastPolicyField;
+        if (last == null || last.policy() != policy) {
+            last = new PolicyField(policy, policyFieldOf(applied));
+            lastPolicyField = last;
+        }
+        return last.field();
+    }
+
+    private record PolicyField(LimitPolicy policy, String field) {}
+
+    /** The field last written for a single policy: written whole, read without a lock. */
+    private static volatile PolicyField lastPolicyField;
+
+    private static String policyFieldOf(List<Applied> applied) {
+        StringBuilder field = new StringBuilder();
+        for (Applied a : applied) {
+            item(field, a.policy().name()).append(";q=").append(a.policy().capacity());
+            if (a.policy().refills()) {
+                field.append(";w=").append(windowSeconds(a));
+            }
+        }
+        return field.toString();
+    }
+
+    /** Starts the next item of a list field: {@code , "name"}. */
+    private static StringBuilder item(StringBuilder field, String name) {
+        if (!field.isEmpty()) {
+            field.append(", ");
+        }
+        return field.append('"').append(name).append('"');
     }
 
     /**
@@ -133,16 +166,17 @@ public final class RateLimitResponses {
 
     /** {@code "name";r=remaining;t=seconds}: {@code t} is when a denied call may pass, else when the bucket is full. */
     public static String rateLimitField(List<Applied> applied) {
-        return applied.stream()
-                .map(a -> {
-                    Duration until = a.decision().allowed()
-                            ? a.decision().resetAfter()
-                            : a.decision().retryAfter();
-                    String item =
-                            "\"" + a.policy().name() + "\";r=" + a.decision().remaining();
-                    return until.equals(Decision.NEVER) ? item : item + ";t=" + seconds(until);
-                })
-                .collect(Collectors.joining(", "));
+        StringBuilder field = new StringBuilder();
+        for (Applied a : applied) {
+            Duration until = a.decision().allowed()
+                    ? a.decision().resetAfter()
+                    : a.decision().retryAfter();
+            item(field, a.policy().name()).append(";r=").append(a.decision().remaining());
+            if (!until.equals(Decision.NEVER)) {
+                field.append(";t=").append(seconds(until));
+            }
+        }
+        return field.toString();
     }
 
     /**
@@ -150,8 +184,13 @@ public final class RateLimitResponses {
      * nothing of the remaining quota, and claims nothing.
      */
     public static void addFields(MultivaluedMap<String, Object> headers, List<Applied> applied) {
-        List<Applied> known =
-                applied.stream().filter(a -> !a.decision().degraded()).toList();
+        List<Applied> known = applied;
+        for (Applied a : applied) {
+            if (a.decision().degraded()) {
+                known = applied.stream().filter(x -> !x.decision().degraded()).toList();
+                break;
+            }
+        }
         if (!known.isEmpty() && !headers.containsKey("RateLimit")) {
             headers.putSingle("RateLimit-Policy", policyField(known));
             headers.putSingle("RateLimit", rateLimitField(known));

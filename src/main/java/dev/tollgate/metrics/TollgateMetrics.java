@@ -8,6 +8,7 @@ import dev.tollgate.internal.ratelimit.LimitSpec;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicReferenceArray;
 import java.util.function.BooleanSupplier;
 import org.eclipse.microprofile.metrics.Counter;
 import org.eclipse.microprofile.metrics.MetricRegistry;
@@ -26,8 +27,13 @@ public final class TollgateMetrics implements DecisionListener {
 
     private final MetricRegistry registry;
 
-    private final Map<String, Counter> counters = new ConcurrentHashMap<>();
-    private final Map<String, Timer> timers = new ConcurrentHashMap<>();
+    private final Map<Key, Counter> counters = new ConcurrentHashMap<>();
+    private final Map<Key, Timer> timers = new ConcurrentHashMap<>();
+
+    /** A metric's name and tag values: no string is built per decision to find its counter. */
+    private record Key(String metric, String limit, String first, String second) {}
+
+    private final Map<String, Decided> decided = new ConcurrentHashMap<>();
 
     public TollgateMetrics(MetricRegistry registry) {
         this.registry = registry;
@@ -40,12 +46,36 @@ public final class TollgateMetrics implements DecisionListener {
             return;
         }
         String outcome = outcome(limit, decision);
-        counters.computeIfAbsent(
-                        "tollgate.decisions|" + limit.name() + "|" + outcome,
-                        k -> registry.counter(
-                                "tollgate.decisions", new Tag("limit", limit.name()), new Tag("outcome", outcome)))
-                .inc();
-        time(limit, nanos);
+        Decided d = decided.get(limit.name());
+        if (d == null) {
+            d = decided.computeIfAbsent(limit.name(), k -> new Decided());
+        }
+        int o = decision.allowed() ? 0 : limit.shadow() ? 2 : 1;
+        Counter c = d.counters.get(o);
+        if (c == null) {
+            c = counters.computeIfAbsent(
+                    new Key("tollgate.decisions", limit.name(), outcome, null),
+                    k -> registry.counter(
+                            "tollgate.decisions", new Tag("limit", limit.name()), new Tag("outcome", outcome)));
+            d.counters.set(o, c);
+        }
+        c.inc();
+        Timer t = d.check;
+        if (t == null) {
+            t = timer(limit);
+            d.check = t;
+        }
+        t.update(Duration.ofNanos(nanos));
+    }
+
+    /**
+     * A limit's decision counters (allowed, denied, would_deny) and check timer once used, found by the
+     * limit's name alone: one lookup per decision. Each is registered when first used, as before; two
+     * threads that race to fill a slot find the same metric in {@link #counters}.
+     */
+    private static final class Decided {
+        final AtomicReferenceArray<Counter> counters = new AtomicReferenceArray<>(3);
+        volatile Timer check;
     }
 
     /** {@code tollgate_degraded_decisions_total{limit, outcome, cause}}: {@code cause} is a {@link DegradedCause#tag()}. */
@@ -53,7 +83,7 @@ public final class TollgateMetrics implements DecisionListener {
     public void onDegraded(LimitSpec limit, Decision decision, DegradedCause cause, long nanos) {
         String outcome = outcome(limit, decision);
         counters.computeIfAbsent(
-                        "tollgate.degraded.decisions|" + limit.name() + "|" + outcome + "|" + cause.tag(),
+                        new Key("tollgate.degraded.decisions", limit.name(), outcome, cause.tag()),
                         k -> registry.counter(
                                 "tollgate.degraded.decisions",
                                 new Tag("limit", limit.name()),
@@ -68,8 +98,13 @@ public final class TollgateMetrics implements DecisionListener {
     }
 
     private void time(LimitSpec limit, long nanos) {
-        timers.computeIfAbsent(limit.name(), l -> registry.timer("tollgate.check", new Tag("limit", l)))
-                .update(Duration.ofNanos(nanos));
+        timer(limit).update(Duration.ofNanos(nanos));
+    }
+
+    private Timer timer(LimitSpec limit) {
+        return timers.computeIfAbsent(
+                new Key("tollgate.check", limit.name(), null, null),
+                k -> registry.timer("tollgate.check", new Tag("limit", k.limit())));
     }
 
     /**
@@ -84,7 +119,7 @@ public final class TollgateMetrics implements DecisionListener {
             String limit = charged.charge().name();
             String outcome = charged.decision().allowed() ? "allowed" : "denied";
             counters.computeIfAbsent(
-                            "plan|" + limit + "|" + plan + "|" + outcome,
+                            new Key("plan", limit, plan, outcome),
                             k -> registry.counter(
                                     "tollgate.plan.decisions",
                                     new Tag("limit", limit),
@@ -102,7 +137,7 @@ public final class TollgateMetrics implements DecisionListener {
     public void onRefund(LimitSpec limit, boolean given) {
         String result = given ? "given" : "lost";
         counters.computeIfAbsent(
-                        "refund|" + limit.name() + "|" + result,
+                        new Key("refund", limit.name(), result, null),
                         k -> registry.counter(
                                 "tollgate.refunds", new Tag("limit", limit.name()), new Tag("result", result)))
                 .inc();
@@ -116,7 +151,7 @@ public final class TollgateMetrics implements DecisionListener {
     public void onLocalDecision(LimitSpec limit, Decision decision) {
         String outcome = decision.allowed() ? "allowed" : "denied";
         counters.computeIfAbsent(
-                        "local|" + limit.name() + "|" + outcome,
+                        new Key("local", limit.name(), outcome, null),
                         k -> registry.counter(
                                 "tollgate.local.fallback.decisions",
                                 new Tag("limit", limit.name()),
@@ -131,7 +166,7 @@ public final class TollgateMetrics implements DecisionListener {
     @Override
     public void onHeldDenial(LimitSpec limit) {
         counters.computeIfAbsent(
-                        "held|" + limit.name(),
+                        new Key("held", limit.name(), null, null),
                         k -> registry.counter("tollgate.held.denials", new Tag("limit", limit.name())))
                 .inc();
     }
@@ -140,7 +175,8 @@ public final class TollgateMetrics implements DecisionListener {
     @Override
     public void onWait(LimitSpec limit, Duration wait) {
         timers.computeIfAbsent(
-                        "wait|" + limit.name(), k -> registry.timer("tollgate.wait", new Tag("limit", limit.name())))
+                        new Key("wait", limit.name(), null, null),
+                        k -> registry.timer("tollgate.wait", new Tag("limit", limit.name())))
                 .update(wait);
     }
 

@@ -42,6 +42,11 @@ public interface DemoClient {
     @Path("/unlimited")
     Response unlimited();
 
+    /** The experiments' hand-written check, off unless {@code demo.by-hand.enabled=true}. */
+    @GET
+    @Path("/by-hand")
+    Response byHand();
+
     /** An EJB's limited method ({@code demo-ejb}). */
     @GET
     @Path("/ejb")
@@ -66,6 +71,11 @@ public interface DemoClient {
     @GET
     @Path("/both")
     Response both(@HeaderParam("X-Forwarded-For") String client);
+
+    /** The same limit on an asynchronous resource method ({@code demo-both}). */
+    @GET
+    @Path("/both-async")
+    Response bothAsync(@HeaderParam("X-Forwarded-For") String client);
 
     /** Starts the once-per-cluster job; answers how many times it has run on this server. */
     @POST

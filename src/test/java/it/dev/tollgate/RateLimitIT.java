@@ -66,6 +66,11 @@ public class RateLimitIT {
     }
 
     @Test
+    void theHandWrittenBaselineIsOffUnlessTheDeploymentTurnsItOn() {
+        assertEquals(404, demo.byHand().getStatus(), "demo.by-hand.enabled is false by default");
+    }
+
+    @Test
     void refillingLimitSaysWhenToRetryAndNeverTooEarly() throws Exception {
         // demo-user: 3 per hour per user name, from the @RateKey parameter of an EJB method.
         for (int i = 0; i < 3; i++) {
@@ -123,6 +128,16 @@ public class RateLimitIT {
     void filterAndInterceptorOnOneMethodCountOnce() throws Exception {
         assertEquals(
                 100, count(Undegraded.during("demo-both", () -> fire(DemoClient::both, "10.0.4.1", 300, 16)), 200));
+    }
+
+    @Test
+    void filterAndInterceptorOnOneAsynchronousMethodCountOnce() throws Exception {
+        List<Reply> replies = Undegraded.during("demo-both", () -> fire(DemoClient::bothAsync, "10.0.4.2", 300, 16));
+        assertEquals(100, count(replies, 200));
+        assertTrue(
+                replies.stream().filter(r -> r.status() == 200).allMatch(r -> r.header("RateLimit")
+                        .isPresent()),
+                "the fields are written when the answer comes, on its own thread");
     }
 
     @Test

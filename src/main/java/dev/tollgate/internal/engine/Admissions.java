@@ -110,17 +110,23 @@ public final class Admissions {
         if (cost instanceof Cost.Of of && of.value() == 0) {
             return List.of();
         }
-        return method.limits().stream()
-                .filter(checked.negate())
-                .map(name -> new Planned(name, cost, method.countOn()))
-                .toList();
+        List<Planned> plan = new ArrayList<>(method.limits().size());
+        for (String name : method.limits()) {
+            if (!checked.test(name)) {
+                plan.add(new Planned(name, cost, method.countOn()));
+            }
+        }
+        return plan;
     }
 
     private Outcome admit(
             List<Planned> plan, Caller caller, Duration maxWait, List<String> applied, IdempotencyKey idempotency) {
         Admission admission;
         try {
-            List<Charge> charges = plan.stream().map(p -> p.charge(caller)).toList();
+            List<Charge> charges = new ArrayList<>(plan.size());
+            for (Planned p : plan) {
+                charges.add(p.charge(caller));
+            }
             Repeat repeat = null;
             if (idempotency.present()
                     && charges.stream().anyMatch(c -> c.limit().idempotencyWindow() != null)) {

@@ -32,6 +32,15 @@ public final class ClientAddresses {
     private final AtomicBoolean warnedNoHeader = new AtomicBoolean();
 
     /**
+     * The peer last seen, parsed, and its key when no header can change it (null: a trusted proxy): most
+     * requests come from the peer before them (a proxy, a kept-alive client), and parsing and formatting
+     * an address cost more than the rest of a key. Written whole, read without a lock.
+     */
+    private volatile Peer lastPeer;
+
+    private record Peer(String text, byte[] address, String key) {}
+
+    /**
      * @param trusted the trusted proxies; when not empty, {@code header} must be given
      * @param header the one header the trusted proxies write
      * @param ipv6Prefix how many leading bits of an IPv6 address make its key, 1..128
@@ -67,14 +76,24 @@ public final class ClientAddresses {
      * @param headerLines every line of {@link #header()} in the order received; empty when absent
      */
     public String clientKey(String peer, List<String> headerLines) {
-        Optional<byte[]> parsedPeer = IpLiteral.parsePeer(peer);
-        if (parsedPeer.isEmpty()) {
-            return Hop.UNKNOWN_LABEL;
+        Peer last = lastPeer;
+        if (last != null && last.text.equals(peer)) {
+            if (last.key != null) {
+                return last.key;
+            }
+        } else {
+            Optional<byte[]> parsedPeer = IpLiteral.parsePeer(peer);
+            if (parsedPeer.isEmpty()) {
+                return Hop.UNKNOWN_LABEL;
+            }
+            byte[] address = parsedPeer.get();
+            last = new Peer(peer, address, header.isEmpty() || !isTrusted(address) ? key(address) : null);
+            lastPeer = last;
+            if (last.key != null) {
+                return last.key;
+            }
         }
-        byte[] client = parsedPeer.get();
-        if (header.isEmpty() || !isTrusted(client)) {
-            return key(client);
-        }
+        byte[] client = last.address;
         List<Hop> hops = header.get().hops(headerLines);
         if (hops.isEmpty()) {
             warnNoHeader(client);

@@ -33,7 +33,12 @@ public final class Admission {
 
     /** Whether every limit allowed the call. */
     public boolean allowed() {
-        return charged.stream().allMatch(c -> c.decision().allowed());
+        for (Charged c : charged) {
+            if (!c.decision().allowed()) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /**
@@ -58,7 +63,13 @@ public final class Admission {
 
     /** The charged limit whose wait is {@link #delay()}. */
     public Optional<Charged> longestWait() {
-        return charged.stream().filter(c -> !c.delay().isZero()).max(Comparator.comparing(Charged::delay));
+        Charged longest = null; // the first of the longest, as Stream.max would pick
+        for (Charged c : charged) {
+            if (!c.delay().isZero() && (longest == null || c.delay().compareTo(longest.delay()) > 0)) {
+                longest = c;
+            }
+        }
+        return Optional.ofNullable(longest);
     }
 
     /**

@@ -14,73 +14,122 @@ import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Random;
 import java.util.TreeMap;
 import redis.clients.jedis.DefaultJedisClientConfig;
 import redis.clients.jedis.HostAndPort;
 import redis.clients.jedis.Jedis;
 
 /**
- * The latency Tollgate's filter adds to a request: sequential requests over one kept-alive connection,
- * alternating between the limited {@code /demo/hello} and the identical but unlimited
- * {@code /demo/unlimited}, so both see the same server, JIT and CPU state. Three runs, like the
- * article's figure. The limited endpoint should have a limit it never reaches (see
+ * The latency Tollgate's filter adds to a request: sequential requests over one kept-alive connection
+ * per server, alternating request by request (in a new random order every round) between the limited {@code /demo/hello}, the identical but
+ * unlimited {@code /demo/unlimited}, the same greeting limited by hand ({@code /demo/by-hand}: one Jedis
+ * {@code EVALSHA} of Tollgate's script in the resource method, what a user would write instead; in the
+ * rotation when the server has it on) and {@code /demo/hello-leased} (the leased limit {@code demo-leased}),
+ * all four methods of one resource class, so all see the same server,
+ * JIT and CPU state. Three runs, like the article's figure. The limits should be ones never reached (see
  * experiments/bench/README.md), or rejections are measured.
  *
- * <p>With {@code --in-process URL} (a second server of the same WAR without Redis) its two endpoints
- * join the rotation, and with {@code --redis URL} a raw {@code EVALSHA} of {@code token-bucket.lua}
- * from this driver does too, between the requests: so one run gives (added with Redis − added in
- * process) beside the raw round trip it should cost, measured in the same conditions (each call an
- * isolated round trip after an HTTP request, as the server's own is).
+ * <p>With {@code --in-process URL} (a second server of the same WAR without Redis) its limited and
+ * unlimited endpoints join the rotation, and with {@code --redis URL} a raw {@code EVALSHA} of {@code
+ * token-bucket.lua} from this driver does too, between the requests.
  */
 public final class HttpOverhead {
 
     static final String LIMITED = "/demo/hello";
     static final String UNLIMITED = "/demo/unlimited";
+    static final String BY_HAND = "/demo/by-hand";
+    static final String LEASED = "/demo/hello-leased";
 
-    /**
-     * One run: per round, the latency of each endpoint in ns; {@code inLimited}, {@code inUnlimited} (the
-     * in-process server) and {@code raw} (the driver's own {@code EVALSHA}) are empty when not asked for.
-     */
-    record Run(
-            long[] limited,
-            long[] unlimited,
-            long[] inLimited,
-            long[] inUnlimited,
-            long[] raw,
-            Map<Integer, Integer> statuses) {
+    /** What one round times, in the CSV's column order. */
+    enum Series {
+        LIMITED("limited"),
+        UNLIMITED("unlimited"),
+        BY_HAND("by_hand"),
+        LEASED("leased"),
+        IN_LIMITED("in_process_limited"),
+        IN_UNLIMITED("in_process_unlimited"),
+        RAW("raw_evalsha");
 
-        double p50(boolean ofLimited) {
-            return p50(ofLimited ? limited : unlimited);
+        final String column;
+
+        Series(String column) {
+            this.column = column;
+        }
+    }
+
+    /** One run: per round, the latency of each series timed, in ns; a series not timed is absent. */
+    record Run(Map<Series, long[]> ns, Map<String, Map<Integer, Integer>> statuses) {
+
+        long[] of(Series s) {
+            return ns.getOrDefault(s, new long[0]);
+        }
+
+        /** p50 of {@code s} in ms (NaN when not timed). */
+        double p50(Series s) {
+            return p50(of(s));
         }
 
         static double p50(long[] ns) {
             return ns.length == 0 ? Double.NaN : Stats.percentile(Stats.sorted(ns), 50) / 1e6;
         }
 
+        double p99(Series s) {
+            long[] v = of(s);
+            return v.length == 0 ? Double.NaN : Stats.percentile(Stats.sorted(v), 99) / 1e6;
+        }
+
+        /** What the filter adds on the Redis-backed server: difference of the medians, ms. */
+        double added() {
+            return p50(Series.LIMITED) - p50(Series.UNLIMITED);
+        }
+
+        /** What the hand-written EVALSHA adds, ms. */
+        double addedByHand() {
+            return p50(Series.BY_HAND) - p50(Series.UNLIMITED);
+        }
+
+        /** What the leased limit adds, ms. */
+        double addedLeased() {
+            return p50(Series.LEASED) - p50(Series.UNLIMITED);
+        }
+
         /** What the in-process server's filter adds, ms (NaN without one). */
         double addedInProcess() {
-            return p50(inLimited) - p50(inUnlimited);
+            return p50(Series.IN_LIMITED) - p50(Series.IN_UNLIMITED);
+        }
+
+        /** Tollgate's added p50 ÷ the hand-written call's (issue 24: ≤ 1.10). */
+        double ratioToByHand() {
+            return added() / addedByHand();
+        }
+
+        /** The leased limit's added p50 ÷ the hand-written call's (issue 24: below 1). */
+        double leasedToByHand() {
+            return addedLeased() / addedByHand();
         }
 
         /** (added with Redis − added in process) / the raw EVALSHA p50 (NaN without both). */
         double ratioToRaw() {
-            return (added() - addedInProcess()) / p50(raw);
-        }
-
-        /** Difference of the medians, in ms. */
-        double added() {
-            return p50(true) - p50(false);
+            return (added() - addedInProcess()) / p50(Series.RAW);
         }
 
         double medianPairedDifference() {
+            long[] limited = of(Series.LIMITED);
+            long[] unlimited = of(Series.UNLIMITED);
             long[] d = new long[limited.length];
             for (int i = 0; i < d.length; i++) {
                 d[i] = limited[i] - unlimited[i];
             }
             return Stats.percentile(Stats.sorted(d), 50) / 1e6;
+        }
+
+        boolean allOk() {
+            return statuses.values().stream().allMatch(m -> m.keySet().stream().allMatch(c -> c == 200));
         }
     }
 
@@ -99,7 +148,7 @@ public final class HttpOverhead {
         String redisUrl = after(options.rest(), "--redis");
         int runs = options.quick() ? 1 : 3;
         int warmup = options.quick() ? 200 : 3000;
-        int pairs = options.quick() ? 300 : 10000;
+        int rounds = options.quick() ? 300 : 10000;
         HttpClient client = HttpClient.newBuilder()
                 .version(HttpClient.Version.HTTP_1_1)
                 .connectTimeout(Duration.ofSeconds(5))
@@ -115,9 +164,31 @@ public final class HttpOverhead {
         if (limitHeader == null) {
             System.out.println("http: warning - " + LIMITED + " has no RateLimit header: is the filter on?");
         }
+        Map<Series, String> urls = new LinkedHashMap<>();
+        urls.put(Series.LIMITED, base + LIMITED);
+        urls.put(Series.UNLIMITED, base + UNLIMITED);
+        int byHand = send(client, base + BY_HAND).statusCode();
+        if (byHand == 404) {
+            System.out.println("http: note - " + base + BY_HAND
+                    + " answers 404 (off: start the server with -Ddemo.by-hand.enabled=true): not timed");
+        } else {
+            urls.put(Series.BY_HAND, base + BY_HAND);
+        }
+        urls.put(Series.LEASED, base + LEASED);
+        String leasedHeader = send(client, base + LEASED)
+                .headers()
+                .firstValue("RateLimit-Policy")
+                .orElse("none");
+        if (inProcess != null) {
+            String in = inProcess.replaceAll("/+$", "");
+            urls.put(Series.IN_LIMITED, in + LIMITED);
+            urls.put(Series.IN_UNLIMITED, in + UNLIMITED);
+        }
         Map<String, String> env = new LinkedHashMap<>();
         env.put("server", base);
         env.put("RateLimit header of " + LIMITED, limitHeader == null ? "none" : limitHeader);
+        env.put("RateLimit-Policy of " + LEASED, leasedHeader);
+        env.put(BY_HAND, urls.containsKey(Series.BY_HAND) ? "on" : "off (404): not timed");
         env.put("cpu", Environment.cpuModel());
         env.put("cores", Long.toString(Environment.cores()));
         env.put("jvm (driver)", System.getProperty("java.runtime.version"));
@@ -130,28 +201,30 @@ public final class HttpOverhead {
         }
         List<Run> results = new ArrayList<>();
         try (RawEvalsha raw = redisUrl == null ? null : new RawEvalsha(redisUrl)) {
-            Rotation rotation =
-                    new Rotation(client, base, inProcess == null ? null : inProcess.replaceAll("/+$", ""), raw);
+            Rotation rotation = new Rotation(client, urls, raw);
             for (int r = 1; r <= runs; r++) {
-                Run run = rotation.run(warmup, pairs, r, runs);
+                Run run = rotation.run(warmup, rounds, r, runs);
                 results.add(run);
                 System.out.printf(
-                        "http: run %d: added %.3f ms at the median (limited p50 %.3f ms, unlimited p50 %.3f ms),"
-                                + " in process %.3f ms, raw EVALSHA p50 %.3f ms, (Redis - in process) / raw %.2fx,"
-                                + " statuses %s%n",
+                        "http: run %d: added %.3f ms (limited p50 %.3f, unlimited p50 %.3f), by hand %.3f ms,"
+                                + " Tollgate / by hand %.2fx, leased %.3f ms (%.2fx by hand), in process %.3f ms,"
+                                + " raw EVALSHA p50 %.3f ms, statuses %s%n",
                         r,
                         run.added(),
-                        run.p50(true),
-                        run.p50(false),
+                        run.p50(Series.LIMITED),
+                        run.p50(Series.UNLIMITED),
+                        run.addedByHand(),
+                        run.ratioToByHand(),
+                        run.addedLeased(),
+                        run.leasedToByHand(),
                         run.addedInProcess(),
-                        Run.p50(run.raw()),
-                        run.ratioToRaw(),
+                        run.p50(Series.RAW),
                         run.statuses());
             }
         }
         env.put("load average at end", Environment.loadAverage());
         HttpReport.write(options.out(), env, warmup, results);
-        System.out.println("http: wrote http.csv and http.md to " + options.out());
+        System.out.println("http: wrote raw/http.csv and http.md to " + options.out());
     }
 
     /** The value after {@code flag} in {@code args}, or null. */
@@ -164,43 +237,49 @@ public final class HttpOverhead {
     }
 
     /** The endpoints (and the raw EVALSHA) one round times, in an order that rotates round by round. */
-    private record Rotation(HttpClient client, String base, String inProcess, RawEvalsha raw) {
+    private record Rotation(HttpClient client, Map<Series, String> urls, RawEvalsha raw) {
 
         Run run(int warmup, int rounds, int r, int runs) throws Exception {
-            List<String> urls = new ArrayList<>(List.of(base + LIMITED, base + UNLIMITED));
-            if (inProcess != null) {
-                urls.addAll(List.of(inProcess + LIMITED, inProcess + UNLIMITED));
+            List<Series> slots = new ArrayList<>(urls.keySet());
+            if (raw != null) {
+                slots.add(Series.RAW);
             }
-            int slots = urls.size() + (raw == null ? 0 : 1);
+            Map<String, Map<Integer, Integer>> statuses = new TreeMap<>();
             for (int i = 0; i < warmup; i++) {
-                for (int k = 0; k < slots; k++) {
-                    time(urls, k, new TreeMap<>());
+                for (Series s : slots) {
+                    time(s, new TreeMap<>());
                 }
             }
-            Map<Integer, Integer> statuses = new TreeMap<>();
-            long[][] ns = new long[slots][rounds];
+            long[][] ns = new long[slots.size()][rounds];
+            List<Integer> order = new ArrayList<>();
+            for (int k = 0; k < slots.size(); k++) {
+                order.add(k);
+            }
+            Random shuffle = new Random(r);
             for (int i = 0; i < rounds; i++) {
-                // Who goes first rotates, so no endpoint always follows the same one.
-                for (int j = 0; j < slots; j++) {
-                    int k = (i + j) % slots;
-                    ns[k][i] = time(urls, k, statuses);
+                // A new order every round, so that every series follows every other as often: a request
+                // that follows one to the other server (or the driver's EVALSHA) finds colder caches, and
+                // a fixed cycle (the first of a round rotating) gave that penalty to the same series always.
+                Collections.shuffle(order, shuffle);
+                for (int k : order) {
+                    Series s = slots.get(k);
+                    ns[k][i] = s == Series.RAW
+                            ? raw.timed()
+                            : time(s, statuses.computeIfAbsent(s.column, c -> new TreeMap<>()));
                 }
                 if ((i + 1) % Math.max(1, rounds / 5) == 0) {
                     System.out.printf("http: run %d/%d, %d/%d rounds%n", r, runs, i + 1, rounds);
                 }
             }
-            long[] none = new long[0];
-            return new Run(
-                    ns[0],
-                    ns[1],
-                    inProcess == null ? none : ns[2],
-                    inProcess == null ? none : ns[3],
-                    raw == null ? none : ns[slots - 1],
-                    statuses);
+            Map<Series, long[]> out = new LinkedHashMap<>();
+            for (int k = 0; k < slots.size(); k++) {
+                out.put(slots.get(k), ns[k]);
+            }
+            return new Run(out, statuses);
         }
 
-        private long time(List<String> urls, int k, Map<Integer, Integer> statuses) throws Exception {
-            return k < urls.size() ? timed(client, urls.get(k), statuses) : raw.timed();
+        private long time(Series s, Map<Integer, Integer> statuses) throws Exception {
+            return s == Series.RAW ? raw.timed() : timed(client, urls.get(s), statuses);
         }
     }
 
