@@ -9,7 +9,8 @@ import redis.clients.jedis.exceptions.JedisNoScriptException;
  * What an application writes instead of Tollgate: one {@code EVALSHA} of a script on a pooled Jedis
  * client built from a URL with Jedis's defaults (no budget, no breaker, no fallback). The demo's {@code GET
  * /demo/by-hand} runs Tollgate's own {@code token-bucket.lua} through it, the baseline that {@code
- * experiments/run http} compares the filter with. Here only because no other package may name Jedis.
+ * experiments/run http} compares the filter with. Here only because no other package may name Jedis; left
+ * out of the library jar with the demo (pom.xml).
  */
 public final class HandWrittenEvalsha implements AutoCloseable {
 
