@@ -344,4 +344,173 @@ class AdmissionStagesTest {
         assertTrue(direct.check(bucket("e"), "*").allowed());
         assertFalse(direct.check(bucket("e"), "*").allowed());
     }
+
+    // Fallback
+
+    private static StoreUnavailableException down(DegradedCause cause) {
+        return new StoreUnavailableException("down", new RuntimeException(cause.tag()), cause);
+    }
+
+    private RateLimiter withLocal() {
+        return limiter(null, Map.of(Algorithm.TOKEN_BUCKET, InProcessRateLimitStore.tokenBucket(clock)));
+    }
+
+    @Test
+    void aLimitWithALocalFallbackIsDecidedInProcessWhileTheStoreIsDown() {
+        LimitSpec e = bucket("e").withLocalFallback(new LimitPolicy("e", 1, 1, Duration.ofSeconds(1), 1));
+        RateLimiter limiter = withLocal();
+        outage = down(DegradedCause.TIMEOUT);
+        assertEquals(new Decision(true, 0, Duration.ZERO, Duration.ofSeconds(1), true), limiter.check(e, "*"));
+        assertEquals(new Decision(false, 0, Duration.ofSeconds(1), Duration.ofSeconds(1), true), limiter.check(e, "*"));
+        assertEquals(
+                List.of("local e allowed", "e degraded timeout allowed", "local e denied", "e degraded timeout denied"),
+                heard);
+    }
+
+    @Test
+    void withoutAnInProcessStoreForItsAlgorithmALocalFallbackGivesTheDegradedDecision() {
+        LimitSpec window = new LimitSpec(
+                        new LimitPolicy("w", 2, 2, Duration.ofSeconds(1), 1),
+                        Algorithm.FIXED_WINDOW,
+                        new KeySpec.Global(),
+                        false)
+                .withLocalFallback(new LimitPolicy("w", 1, 1, Duration.ofSeconds(1), 1));
+        outage = down(DegradedCause.TIMEOUT);
+        assertEquals(Decision.degraded(false), withLocal().check(window, "*"));
+        assertEquals(List.of("w degraded timeout denied"), heard);
+    }
+
+    @Test
+    void aFailOpenLimitKeptFromTheStoreByThisServersLoadDecidesByItsLoadShare() {
+        LimitSpec e = bucket("e").withLoadShare(new LimitPolicy("e", 1, 1, Duration.ofSeconds(1), 1));
+        RateLimiter limiter = withLocal();
+        outage = down(DegradedCause.SATURATED);
+        assertTrue(limiter.check(e, "*").allowed());
+        assertFalse(limiter.check(e, "*").allowed(), "the share of 1 is spent");
+        assertEquals(
+                List.of(
+                        "local e allowed",
+                        "e degraded saturated allowed",
+                        "local e denied",
+                        "e degraded saturated denied"),
+                heard);
+    }
+
+    @Test
+    void anOutageOrAFailClosedLimitGivesTheDegradedDecisionNotTheLoadShare() {
+        LimitSpec open = bucket("e").withLoadShare(new LimitPolicy("e", 1, 1, Duration.ofSeconds(1), 1));
+        LimitSpec closed = new LimitSpec(
+                        new LimitPolicy("c", 2, 1, Duration.ofMillis(500), 1), new KeySpec.Global(), false)
+                .withLoadShare(new LimitPolicy("c", 1, 1, Duration.ofSeconds(1), 1));
+        RateLimiter limiter = withLocal();
+        outage = down(DegradedCause.REFUSED);
+        assertEquals(Decision.degraded(true), limiter.check(open, "*"));
+        assertEquals(Decision.degraded(true), limiter.check(open, "*"), "no share spent");
+        outage = down(DegradedCause.SATURATED);
+        assertEquals(Decision.degraded(false), limiter.check(closed, "*"));
+        assertEquals(
+                List.of("e degraded refused allowed", "e degraded refused allowed", "c degraded saturated denied"),
+                heard);
+    }
+
+    @Test
+    void refusedArgumentsDenyTheCallWhateverTheDegradedDecisionAndAreLoggedOnceAMinute() {
+        LimitSpec e = bucket("e").withLocalFallback(new LimitPolicy("e", 5, 5, Duration.ofSeconds(1), 1));
+        RateLimiter limiter = withLocal();
+        outage = new ArgumentsRefusedException("ERR bad cost", new RuntimeException("bad"));
+        try (LogCapture log = new LogCapture(RateLimiter.class)) {
+            Decision d = limiter.check(e, "*");
+            limiter.check(e, "*");
+            assertEquals(new Decision(false, 0, Duration.ofSeconds(1), Duration.ofSeconds(1), true), d);
+            assertEquals(1, log.at(Level.SEVERE).size(), "once a minute: " + log.at(Level.SEVERE));
+            assertTrue(
+                    log.at(Level.SEVERE).get(0).contains("limit 'e'"),
+                    log.at(Level.SEVERE).get(0));
+            assertEquals(List.of(), log.at(Level.WARNING));
+            clock.elapse(Duration.ofMinutes(1));
+            limiter.check(e, "*");
+            assertEquals(2, log.at(Level.SEVERE).size(), "a minute later, again");
+        }
+        assertEquals(
+                List.of("e degraded data-error denied", "e degraded data-error denied", "e degraded data-error denied"),
+                heard,
+                "no local decision: the call is refused for itself");
+    }
+
+    @Test
+    void aDataErrorIsLoggedOnceAMinuteAndAnOutageNot() {
+        RateLimiter limiter = plain();
+        try (LogCapture log = new LogCapture(RateLimiter.class)) {
+            outage = down(DegradedCause.TIMEOUT);
+            limiter.check(bucket("e"), "*");
+            assertEquals(List.of(), log.at(Level.WARNING), "an outage is the breaker's to tell");
+            outage = down(DegradedCause.DATA_ERROR);
+            limiter.check(bucket("e"), "*");
+            limiter.check(bucket("e"), "*");
+            assertEquals(1, log.at(Level.WARNING).size(), "once a minute: " + log.at(Level.WARNING));
+            assertEquals(List.of(), log.at(Level.SEVERE), "not a bug");
+        }
+        assertEquals(
+                List.of("e degraded timeout allowed", "e degraded data-error allowed", "e degraded data-error allowed"),
+                heard);
+    }
+
+    // settle
+
+    @Test
+    void aSettledChargeGivesBackWhatItDidNotCostAndEndsTheHeldDenial() {
+        RateLimiter limiter = holding();
+        LimitSpec e = new LimitSpec(new LimitPolicy("e", 4, 1, Duration.ofSeconds(1), 3), new KeySpec.Global(), true);
+        Charged c = limiter.admit(List.of(Charge.of(e, "*")), Duration.ZERO)
+                .charged()
+                .get(0);
+        limiter.check(e, "*"); // 1 left: denied and held
+        heard.clear();
+        assertTrue(limiter.settle(c, 1), "2 given back");
+        assertEquals(new Decision(true, 0, Duration.ZERO, Duration.ofSeconds(4), false), limiter.check(e, "*"));
+        assertEquals(List.of("e allowed"), heard, "asked, not held");
+    }
+
+    @Test
+    void aChargeSettledAboveItsCostKeepsTheHeldDenial() {
+        RateLimiter limiter = holding();
+        LimitSpec e = new LimitSpec(new LimitPolicy("e", 4, 1, Duration.ofSeconds(1), 3), new KeySpec.Global(), true);
+        Charged c = limiter.admit(List.of(Charge.of(e, "*")), Duration.ZERO)
+                .charged()
+                .get(0);
+        limiter.check(e, "*");
+        heard.clear();
+        assertTrue(limiter.settle(c, 4), "1 charged on top");
+        limiter.check(e, "*");
+        assertEquals(List.of("held e", "e denied"), heard, "still held");
+    }
+
+    @Test
+    void aChargeSettledAtItsCostAsksNothing() {
+        RateLimiter limiter = plain();
+        Charged c = limiter.admit(List.of(Charge.of(bucket("e"), "*")), Duration.ZERO)
+                .charged()
+                .get(0);
+        outage = down(DegradedCause.TIMEOUT);
+        assertTrue(limiter.settle(c, 1), "nothing to ask the store");
+        assertFalse(limiter.settle(c, 0), "the store cannot be asked");
+        outage = null;
+        assertEquals(1, limiter.check(bucket("e"), "*").remaining() + 1, "the unsettled token stays spent");
+    }
+
+    @Test
+    void onlyASpentChargeSettlesAndOnlyAtACostTheRulesAllow() {
+        RateLimiter limiter = plain();
+        Charged spent = limiter.admit(List.of(Charge.of(bucket("e"), "*")), Duration.ZERO)
+                .charged()
+                .get(0);
+        IllegalArgumentException bad = assertThrows(IllegalArgumentException.class, () -> limiter.settle(spent, -1));
+        assertTrue(bad.getMessage().startsWith("limit 'e': a settled cost is "), bad.getMessage());
+        limiter.check(bucket("e"), "*");
+        Charged denied = limiter.admit(List.of(Charge.of(bucket("e"), "*")), Duration.ZERO)
+                .charged()
+                .get(0);
+        IllegalStateException none = assertThrows(IllegalStateException.class, () -> limiter.settle(denied, 0));
+        assertEquals("limit 'e': a call that spent nothing has nothing to settle", none.getMessage());
+    }
 }
