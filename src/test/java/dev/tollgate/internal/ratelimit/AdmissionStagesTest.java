@@ -447,11 +447,23 @@ class AdmissionStagesTest {
             outage = down(DegradedCause.DATA_ERROR);
             limiter.check(bucket("e"), "*");
             limiter.check(bucket("e"), "*");
+            limiter.check(bucket("e"), "*");
             assertEquals(1, log.at(Level.WARNING).size(), "once a minute: " + log.at(Level.WARNING));
+            assertTrue(
+                    log.at(Level.WARNING).get(0).contains("limit 'e'"),
+                    log.at(Level.WARNING).get(0));
+            clock.elapse(Duration.ofMinutes(1));
+            limiter.check(bucket("e"), "*");
+            assertEquals(2, log.at(Level.WARNING).size(), "a minute later, again");
             assertEquals(List.of(), log.at(Level.SEVERE), "not a bug");
         }
         assertEquals(
-                List.of("e degraded timeout allowed", "e degraded data-error allowed", "e degraded data-error allowed"),
+                List.of(
+                        "e degraded timeout allowed",
+                        "e degraded data-error allowed",
+                        "e degraded data-error allowed",
+                        "e degraded data-error allowed",
+                        "e degraded data-error allowed"),
                 heard);
     }
 
