@@ -57,9 +57,12 @@ public abstract class AllOrNothingContract {
         "tollgate.limits.tb.persist", "true",
         "tollgate.limits.short.algorithm", "fixed-window",
         "tollgate.limits.short.capacity", "5",
-        // Ten minutes, not one second: the six calls of a test must fall in one window, and a 1 s window
-        // rolled between them now and then (a cluster's calls are slower); still far shorter than slow's hour.
-        "tollgate.limits.short.refill-period", "10m",
+        "tollgate.limits.short.refill-period", "1s",
+        // Ten minutes, not one second, where a test's six calls must fall in one window (a 1 s window rolled
+        // between them now and then on the cluster); still far shorter than slow's hour.
+        "tollgate.limits.ten-min.algorithm", "fixed-window",
+        "tollgate.limits.ten-min.capacity", "5",
+        "tollgate.limits.ten-min.refill-period", "10m",
         "tollgate.limits.slow.capacity", "5",
         "tollgate.limits.slow.refill-tokens", "1",
         "tollgate.limits.slow.refill-period", "1h",
@@ -94,9 +97,9 @@ public abstract class AllOrNothingContract {
     void aCallDeniedByOneLimitSpendsNothingFromTheOthers() {
         String key = fresh();
         for (int i = 0; i < 5; i++) {
-            assertTrue(admit(key, "slow", "short").allowed());
+            assertTrue(admit(key, "slow", "ten-min").allowed());
         }
-        Admission denied = admit(key, "big", "slow", "short");
+        Admission denied = admit(key, "big", "slow", "ten-min");
         assertFalse(denied.allowed());
         assertEquals("slow", denied.denied().orElseThrow().charge().name(), "the longest retry-after is named");
         assertEquals(300, leftAfterOneMore("big", key), "big's token was given back");
@@ -122,9 +125,9 @@ public abstract class AllOrNothingContract {
     void theDenyingLimitWithTheLongestRetryIsNamed() {
         String key = fresh();
         for (int i = 0; i < 5; i++) {
-            admit(key, "short", "slow");
+            admit(key, "ten-min", "slow");
         }
-        Admission both = admit(key, "short", "slow");
+        Admission both = admit(key, "ten-min", "slow");
         assertEquals(
                 2, both.charged().stream().filter(c -> !c.decision().allowed()).count());
         assertEquals("slow", both.denied().orElseThrow().charge().name());
