@@ -137,12 +137,42 @@ public final class ExpiringMap<V> {
     }
 
     /**
+     * One step on a key's state that is kept and changed in place (a token bucket's): the map keeps the
+     * state it hands the step, so the step makes no {@link Updated} (a hot key's update allocates nothing
+     * of the map's).
+     *
+     * @param <A> what the step is given besides the state (a policy), so that it need capture nothing
+     */
+    public interface InPlace<V, A, R> {
+        /** The state of a key that has none, or whose state expired. */
+        V fresh(A arg, long nowMicros);
+
+        /** Changes {@code state}, which the map then keeps, and answers. */
+        R apply(V state, A arg, long nowMicros);
+    }
+
+    /**
      * Runs {@code step} on {@code key}'s state atomically and returns its answer.
      *
      * @throws Full when the map keeps live entries, {@code key} is new and there is no room for it (the
      *     step did not run)
      */
     public <R> R update(String key, Step<V, R> step) {
+        return run(key, step, null, null);
+    }
+
+    /**
+     * Runs {@code step} on {@code key}'s state (or a {@linkplain InPlace#fresh fresh} one) atomically, keeps
+     * that state and returns the step's answer.
+     *
+     * @throws Full as {@link #update}
+     */
+    public <A, R> R updateInPlace(String key, InPlace<V, A, R> step, A arg) {
+        return run(key, null, step, arg);
+    }
+
+    /** {@link #update} with {@code step}, or {@link #updateInPlace} with {@code inPlace} (one of them null). */
+    private <A, R> R run(String key, Step<V, R> step, InPlace<V, A, R> inPlace, A arg) {
         long now = clock.nowMicros();
         sweep(now);
         if (keepLive && weight.get() >= maxWeight && !entries.containsKey(key)) {
@@ -155,7 +185,7 @@ public final class ExpiringMap<V> {
                 slot = new Slot<>(key);
                 synchronized (slot) {
                     if (entries.putIfAbsent(key, slot) == null) {
-                        answer = create(slot, step, now);
+                        answer = create(slot, step, inPlace, arg, now);
                         break;
                     }
                 }
@@ -163,7 +193,7 @@ public final class ExpiringMap<V> {
             }
             synchronized (slot) {
                 if (!slot.removed) {
-                    answer = apply(slot, step, slot.live(now), now);
+                    answer = apply(slot, step, inPlace, arg, slot.live(now), now);
                     break;
                 }
             }
@@ -179,7 +209,7 @@ public final class ExpiringMap<V> {
      * keeps live entries reserves its place before the step runs, so concurrent updates never hold more
      * than the bound.
      */
-    private <R> R create(Slot<V> slot, Step<V, R> step, long now) {
+    private <A, R> R create(Slot<V> slot, Step<V, R> step, InPlace<V, A, R> inPlace, A arg, long now) {
         long reserved = keepLive ? reserve() : 0;
         if (reserved < 0) {
             drop(slot);
@@ -187,20 +217,31 @@ public final class ExpiringMap<V> {
         }
         slot.weight = reserved;
         try {
-            return apply(slot, step, null, now);
+            return apply(slot, step, inPlace, arg, null, now);
         } catch (RuntimeException | Error e) {
             drop(slot);
             throw e;
         }
     }
 
-    /** Runs {@code step} on the entry's live state and keeps what it answers, holding the entry's monitor. */
-    private <R> R apply(Slot<V> slot, Step<V, R> step, V live, long now) {
-        Updated<V, R> u = step.apply(live, now);
-        V next = u.state();
-        if (next == null) {
-            drop(slot);
-            return u.answer();
+    /**
+     * Runs {@code step} (or {@code inPlace}) on the entry's live state and keeps the state it leaves,
+     * holding the entry's monitor.
+     */
+    private <A, R> R apply(Slot<V> slot, Step<V, R> step, InPlace<V, A, R> inPlace, A arg, V live, long now) {
+        V next;
+        R answer;
+        if (inPlace != null) {
+            next = live != null ? live : inPlace.fresh(arg, now);
+            answer = inPlace.apply(next, arg, now);
+        } else {
+            Updated<V, R> u = step.apply(live, now);
+            next = u.state();
+            answer = u.answer();
+            if (next == null) {
+                drop(slot);
+                return answer;
+            }
         }
         long w = weightOf.applyAsLong(next);
         if (w != slot.weight) {
@@ -210,7 +251,7 @@ public final class ExpiringMap<V> {
         slot.state = next;
         slot.expiresAt = expiresAt.applyAsLong(next);
         slot.updatedAt = now;
-        return u.answer();
+        return answer;
     }
 
     /** Takes the entry out of the map, holding its monitor: an update waiting for it looks again. */

@@ -1,5 +1,6 @@
 package dev.tollgate.internal.ratelimit;
 
+import dev.tollgate.Decision;
 import dev.tollgate.LimitPolicy;
 import dev.tollgate.StoreUnavailableException;
 import dev.tollgate.internal.core.Guard;
@@ -34,6 +35,11 @@ final class GuardedStore implements Stage {
         }
         String replay = ask.replay();
         UsageLedger usage = UsageLedger.of(c.limit(), key, c.clientKey());
+        if (replay == null && usage == null && c.limit().algorithm() == Algorithm.TOKEN_BUCKET) {
+            // A bucket's tokens are interchangeable: its spend's mark is always 0, so no Spent is made.
+            Decision d = consume(store, c.spentPolicy(), key);
+            return new Charged(c, d, 0, Duration.ZERO, d.allowed(), null, null, false);
+        }
         Spent s = replay == null && usage == null
                 ? spend(store, c.spentPolicy(), key)
                 : guard.call(
@@ -54,6 +60,13 @@ final class GuardedStore implements Stage {
     /** A plain check; a store in this JVM ({@link Guard#DIRECT}) is asked on the spot, without a closure per check. */
     private Spent spend(RateLimitStore store, LimitPolicy policy, String key) {
         return guard == Guard.DIRECT ? store.spend(policy, key) : guard.call(key, () -> store.spend(policy, key));
+    }
+
+    /** {@link #spend}'s decision alone, for a token bucket. */
+    private Decision consume(RateLimitStore store, LimitPolicy policy, String key) {
+        return guard == Guard.DIRECT
+                ? store.tryConsume(policy, key)
+                : guard.call(key, () -> store.tryConsume(policy, key));
     }
 
     /** Gives {@code c}'s tokens back to the bucket at {@code storeKey}; false when the store cannot be asked. */

@@ -21,6 +21,14 @@ interface InProcessArithmetic<S> {
     ExpiringMap.Updated<S, Decision> consume(S live, LimitPolicy policy, long nowMicros);
 
     /**
+     * {@link #consume} as a step that changes a key's state in place, which the map keeps (no {@link
+     * ExpiringMap.Updated} per call); null when the arithmetic replaces its states.
+     */
+    default ExpiringMap.InPlace<S, LimitPolicy, Decision> consumeInPlace() {
+        return null;
+    }
+
+    /**
      * Like {@link #consume}, but reserves the tokens when they will have refilled within {@code
      * maxWaitMicros}, as {@code token-bucket-reserve.lua} does; token buckets only.
      */

@@ -182,11 +182,16 @@ public final class InProcessRateLimitStore implements RateLimitStore {
 
     private record Kept<S>(ExpiringMap<S> entries, InProcessArithmetic<S> arithmetic) {
         Decision consume(LimitPolicy policy, String key) {
-            return entries.update(key, (live, now) -> arithmetic.consume(live, policy, now));
+            ExpiringMap.InPlace<S, LimitPolicy, Decision> inPlace = arithmetic.consumeInPlace();
+            return inPlace != null
+                    ? entries.updateInPlace(key, inPlace, policy)
+                    : entries.update(key, (live, now) -> arithmetic.consume(live, policy, now));
         }
 
         Spent spend(LimitPolicy policy, String key) {
-            return entries.update(key, (live, now) -> arithmetic.spend(live, policy, now));
+            return arithmetic.consumeInPlace() != null
+                    ? new Spent(consume(policy, key), 0)
+                    : entries.update(key, (live, now) -> arithmetic.spend(live, policy, now));
         }
 
         void refund(LimitPolicy policy, String key, long mark) {

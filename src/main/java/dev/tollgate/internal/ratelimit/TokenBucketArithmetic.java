@@ -7,17 +7,28 @@ import dev.tollgate.internal.core.ExpiringMap;
 /** Token buckets in memory, with the same arithmetic as {@code token-bucket.lua}. */
 final class TokenBucketArithmetic implements InProcessArithmetic<TokenBucketArithmetic.Bucket> {
 
+    /** A bucket is changed in place: a check of a key held makes nothing but its decision. */
+    private static final ExpiringMap.InPlace<Bucket, LimitPolicy, Decision> CONSUME = new ExpiringMap.InPlace<>() {
+        @Override
+        public Bucket fresh(LimitPolicy policy, long now) {
+            return new Bucket(policy.capacity(), now);
+        }
+
+        @Override
+        public Decision apply(Bucket bucket, LimitPolicy policy, long now) {
+            return bucket.consume(policy, now);
+        }
+    };
+
     @Override
     public ExpiringMap.Updated<Bucket, Decision> consume(Bucket live, LimitPolicy policy, long now) {
-        Bucket bucket = live == null ? new Bucket(policy.capacity(), now) : live;
-        return new ExpiringMap.Updated<>(bucket, bucket.consume(policy, now));
+        Bucket bucket = live == null ? CONSUME.fresh(policy, now) : live;
+        return new ExpiringMap.Updated<>(bucket, CONSUME.apply(bucket, policy, now));
     }
 
-    /** As {@link #consume}: one answer made, not the consumption's and then the spend's. */
     @Override
-    public ExpiringMap.Updated<Bucket, Spent> spend(Bucket live, LimitPolicy policy, long now) {
-        Bucket bucket = live == null ? new Bucket(policy.capacity(), now) : live;
-        return new ExpiringMap.Updated<>(bucket, new Spent(bucket.consume(policy, now), 0));
+    public ExpiringMap.InPlace<Bucket, LimitPolicy, Decision> consumeInPlace() {
+        return CONSUME;
     }
 
     @Override

@@ -86,6 +86,57 @@ class ExpiringMapTest {
         assertEquals(1, counts.size());
     }
 
+    /** A mutable count, changed in place. */
+    private static final class Tally {
+        long n;
+        long until;
+        long weight = 1;
+    }
+
+    /** Adds one to the tally, which lives until {@code arg}; a fresh tally's {@code n} starts at 100. */
+    private static final ExpiringMap.InPlace<Tally, Long, Long> ADD_IN_PLACE = new ExpiringMap.InPlace<>() {
+        @Override
+        public Tally fresh(Long until, long now) {
+            Tally t = new Tally();
+            t.n = 100;
+            return t;
+        }
+
+        @Override
+        public Long apply(Tally t, Long until, long now) {
+            t.until = until;
+            return ++t.n;
+        }
+    };
+
+    @Test
+    void anInPlaceStepKeepsTheStateItChangedAndAFreshOneOnlyForAKeyWithoutALiveState() {
+        ExpiringMap<Tally> tallies = new ExpiringMap<>(clock, t -> t.until, 2, t -> t.weight);
+        long until = clock.nowMicros() + 1_000_000;
+        assertEquals(101L, tallies.updateInPlace("k", ADD_IN_PLACE, until));
+        Tally kept = tallies.get("k").orElseThrow();
+        assertEquals(102L, tallies.updateInPlace("k", ADD_IN_PLACE, until));
+        assertTrue(kept == tallies.get("k").orElseThrow(), "the same state, changed in place");
+        assertEquals(102L, kept.n);
+        assertEquals(1, tallies.weight());
+        kept.weight = 2; // the weight is read again after each step
+        tallies.updateInPlace("k", ADD_IN_PLACE, until);
+        assertEquals(2, tallies.weight());
+        clock.elapse(Duration.ofSeconds(1));
+        assertEquals(Optional.empty(), tallies.get("k"));
+        assertEquals(101L, tallies.updateInPlace("k", ADD_IN_PLACE, Long.MAX_VALUE), "an expired state is not seen");
+        assertEquals(1, tallies.size());
+        // The in-place and the replacing steps share one entry per key.
+        long replaced = tallies.update("k", (live, now) -> {
+            live.n++;
+            return new ExpiringMap.Updated<>(live, live.n);
+        });
+        assertEquals(102L, replaced);
+        ExpiringMap<Tally> locks = ExpiringMap.keepingLive(clock, t -> t.until, 1);
+        locks.updateInPlace("a", ADD_IN_PLACE, Long.MAX_VALUE);
+        assertThrows(ExpiringMap.Full.class, () -> locks.updateInPlace("b", ADD_IN_PLACE, Long.MAX_VALUE));
+    }
+
     @Test
     void aFailingStepChangesNothingAndANewKeyWhoseStepFailsIsNotKept() {
         ExpiringMap<Count> counts = map(Long.MAX_VALUE);
