@@ -26,7 +26,9 @@ import java.util.function.LongSupplier;
  * shorter than a clock read is exact) and one block of calls each timed alone (p99, p99.9, max: the tail,
  * a clock read included, so beside them the same timing around nothing). Bytes allocated per call are the
  * thread's own ({@code ThreadMXBean.getThreadAllocatedBytes}), and the collectors' pauses during the run are
- * counted.
+ * counted; a call over a millisecond is told apart by whether a collection happened during its block of
+ * single calls (the collection count read before and after each block): one in a block without a
+ * collection was the machine's (a descheduled thread), or the check's own.
  */
 public final class LocalExperiment {
 
@@ -42,7 +44,8 @@ public final class LocalExperiment {
     private record Check(String name, LongSupplier call) {}
 
     /** What a run measured of one check. */
-    private record Row(String name, double p50, double p99Block, long[] single, double bytesPerCall) {
+    private record Row(
+            String name, double p50, double p99Block, long[] single, double bytesPerCall, long overWithoutCollection) {
         double single(double p) {
             return Stats.percentile(single, p);
         }
@@ -108,6 +111,7 @@ public final class LocalExperiment {
         double[][] blocks = new double[n][rounds];
         long[][] single = new long[n][rounds * BLOCK];
         long[] bytes = new long[n];
+        long[] overWithoutCollection = new long[n];
         com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
         long self = Thread.currentThread().getId();
         for (int r = 0; r < rounds; r++) {
@@ -117,7 +121,13 @@ public final class LocalExperiment {
                 long allocated = threads.getThreadAllocatedBytes(self);
                 blocks[i][r] = block(call) / (double) BLOCK;
                 bytes[i] += threads.getThreadAllocatedBytes(self) - allocated;
+                long collections = gcCount();
                 singles(call, single[i], r * BLOCK);
+                if (gcCount() == collections) {
+                    for (int j = r * BLOCK; j < (r + 1) * BLOCK; j++) {
+                        overWithoutCollection[i] += single[i][j] > 1_000_000 ? 1 : 0;
+                    }
+                }
             }
         }
         List<Row> rows = new ArrayList<>();
@@ -130,7 +140,8 @@ public final class LocalExperiment {
                     b[b.length / 2],
                     b[(int) Math.ceil(0.99 * b.length) - 1],
                     single[i],
-                    bytes[i] / (double) ((long) rounds * BLOCK)));
+                    bytes[i] / (double) ((long) rounds * BLOCK),
+                    overWithoutCollection[i]));
         }
         return rows;
     }
@@ -171,10 +182,11 @@ public final class LocalExperiment {
                 CAPACITY, rounds, BLOCK, BLOCK));
         md.append(
                 "| check | p50 (blocks) | p99 (blocks) | p99 (single) | p99.9 (single) | max (single) | calls > 100 µs"
-                        + " | calls > 1 ms | bytes per call |\n|---|---|---|---|---|---|---|---|---|\n");
+                        + " | calls > 1 ms | of which with no collection in their block | bytes per call |\n"
+                        + "|---|---|---|---|---|---|---|---|---|---|\n");
         for (Row r : rows) {
             md.append(String.format(
-                    "| %s | %.3f µs | %.3f µs | %.3f µs | %.3f µs | %.1f µs | %d | %d | %.0f |%n",
+                    "| %s | %.3f µs | %.3f µs | %.3f µs | %.3f µs | %.1f µs | %d | %d | %d | %.0f |%n",
                     r.name(),
                     r.p50() / 1000,
                     r.p99Block() / 1000,
@@ -183,6 +195,7 @@ public final class LocalExperiment {
                     r.single(100) / 1000,
                     r.over(100_000),
                     r.over(1_000_000),
+                    r.overWithoutCollection(),
                     r.bytesPerCall()));
         }
         md.append(String.format(
@@ -216,10 +229,15 @@ public final class LocalExperiment {
         return md.toString();
     }
 
+    private static final List<GarbageCollectorMXBean> COLLECTORS = ManagementFactory.getGarbageCollectorMXBeans();
+
+    /** Collections so far; read around each block of single calls, so no loop of its own allocates. */
     private static long gcCount() {
-        return ManagementFactory.getGarbageCollectorMXBeans().stream()
-                .mapToLong(GarbageCollectorMXBean::getCollectionCount)
-                .sum();
+        long n = 0;
+        for (int i = 0; i < COLLECTORS.size(); i++) {
+            n += COLLECTORS.get(i).getCollectionCount();
+        }
+        return n;
     }
 
     private static long gcMillis() {
