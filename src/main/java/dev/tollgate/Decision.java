@@ -46,7 +46,16 @@ public record Decision(boolean allowed, long remaining, Duration retryAfter, Dur
     }
 
     private static Duration micros(long micros) {
-        // One Duration made (Duration.of(micros, MICROS) makes three on the way): every check makes two.
-        return micros < 0 ? NEVER : Duration.ofSeconds(micros / 1_000_000, micros % 1_000_000 * 1000);
+        // One Duration made (Duration.of(micros, MICROS) makes three on the way), and by ofNanos, which
+        // divides once (ofSeconds normalises its nanoseconds again): every check makes one or two.
+        if (micros < 0) {
+            return NEVER;
+        }
+        return micros <= MAX_NANOS_AS_MICROS
+                ? Duration.ofNanos(micros * 1000)
+                : Duration.ofSeconds(micros / 1_000_000, micros % 1_000_000 * 1000);
     }
+
+    /** The most microseconds whose nanoseconds a long holds (292 years). */
+    private static final long MAX_NANOS_AS_MICROS = Long.MAX_VALUE / 1000;
 }

@@ -62,8 +62,12 @@ public record TollgateSettings(
                 || plans == null) {
             throw new IllegalArgumentException("redisUrl, guard, limits, http, concurrency and plans are required");
         }
-        // A HashMap finds a limit by name without the integer division of Map.copyOf's table: every check looks.
-        limits = java.util.Collections.unmodifiableMap(new java.util.HashMap<>(Map.copyOf(limits)));
+        // A HashMap finds a limit by name without the integer division of Map.copyOf's table (every check
+        // looks), and its names are interned: a name written in code (an annotation's, a literal) is then
+        // found by identity, its characters not compared.
+        java.util.HashMap<String, LimitSpec> byName = new java.util.HashMap<>();
+        Map.copyOf(limits).forEach((name, limit) -> byName.put(name.intern(), limit));
+        limits = java.util.Collections.unmodifiableMap(byName);
         concurrency = Map.copyOf(concurrency);
         plans = Map.copyOf(plans);
         if (admin == null || reload == null || keyPrefix == null) {
