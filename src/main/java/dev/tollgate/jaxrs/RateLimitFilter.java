@@ -4,6 +4,7 @@ import dev.tollgate.RateLimited;
 import dev.tollgate.cdi.Charges;
 import dev.tollgate.cdi.FilterMarks;
 import dev.tollgate.cdi.HttpCallerInfo;
+import dev.tollgate.cdi.RequestMarks;
 import dev.tollgate.cdi.TollgateRuntime;
 import dev.tollgate.internal.config.BeanMethod;
 import dev.tollgate.internal.config.MethodLimits;
@@ -60,6 +61,9 @@ public class RateLimitFilter implements ContainerRequestFilter, ContainerRespons
     @Inject
     Charges charges;
 
+    @Inject
+    RequestMarks marks;
+
     @Override
     public void filter(ContainerRequestContext request) {
         Method method = resource.getResourceMethod();
@@ -81,6 +85,7 @@ public class RateLimitFilter implements ContainerRequestFilter, ContainerRespons
                 .request(limits, cost, charges.of(tollgate, () -> caller(request, tollgate), null), idempotency);
         if (outcome instanceof Outcome.Admitted a) {
             if (!a.applied().isEmpty()) {
+                marks.readFrom(servletRequest);
                 request.setProperty(FilterMarks.ATTRIBUTE, new FilterMarks(method, a.applied()));
             }
             request.setProperty(APPLIED, a.admission());
