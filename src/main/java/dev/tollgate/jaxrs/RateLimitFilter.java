@@ -47,8 +47,6 @@ import java.util.function.Supplier;
 @Priority(Priorities.AUTHENTICATION + 100)
 public class RateLimitFilter implements ContainerRequestFilter, ContainerResponseFilter {
 
-    private static final String APPLIED = RateLimitFilter.class.getName() + ".applied";
-
     @Context
     ResourceInfo resource;
 
@@ -86,9 +84,8 @@ public class RateLimitFilter implements ContainerRequestFilter, ContainerRespons
         if (outcome instanceof Outcome.Admitted a) {
             if (!a.applied().isEmpty()) {
                 marks.readFrom(servletRequest);
-                request.setProperty(FilterMarks.ATTRIBUTE, new FilterMarks(method, a.applied()));
             }
-            request.setProperty(APPLIED, a.admission());
+            request.setProperty(FilterMarks.ATTRIBUTE, new FilterMarks(method, a.applied(), a.admission()));
         } else if (!(outcome instanceof Outcome.Free)) {
             request.abortWith(RateLimitResponses.refusal(outcome));
         }
@@ -104,7 +101,8 @@ public class RateLimitFilter implements ContainerRequestFilter, ContainerRespons
     /** Adds the fields, and gives back what a limit that does not count this outcome took (status 400+: failure). */
     @Override
     public void filter(ContainerRequestContext request, ContainerResponseContext response) {
-        if (request.getProperty(APPLIED) instanceof Admission admission) {
+        if (request.getProperty(FilterMarks.ATTRIBUTE) instanceof FilterMarks marked) {
+            Admission admission = marked.admission();
             RateLimitResponses.addFields(response.getHeaders(), RateLimitResponses.of(admission));
             admission.settle(response.getStatus() >= 400);
         }
