@@ -51,7 +51,7 @@ public class Charges {
                 .plans(name)
                 .map(p -> plans.select(NamedLiteral.of(p.resolver())).get().plan(caller))
                 .orElse(null);
-        return tollgate.charge(name, key, plan);
+        return tollgate.charge(limit, key, plan);
     }
 
     /** A {@code @RateCost} argument as a cost: 0 (spend nothing) for a null argument, else its whole value. */

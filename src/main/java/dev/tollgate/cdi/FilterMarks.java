@@ -1,15 +1,17 @@
 package dev.tollgate.cdi;
 
+import dev.tollgate.internal.ratelimit.Admission;
 import jakarta.servlet.ServletRequest;
 import java.lang.reflect.Method;
 import java.util.Arrays;
 import java.util.List;
 
 /**
- * The limits the JAX-RS filter already checked for this request's resource method, so the
- * interceptor on that same method does not count the call twice. Kept as an attribute of the request
- * (a JAX-RS request property is one, in a servlet container): it lives exactly as long as the request,
- * on whichever thread serves it, at the cost of a map entry rather than a request-scoped bean.
+ * What the JAX-RS filter decided for this request: the limits it already checked for the request's
+ * resource method, so the interceptor on that same method does not count the call twice, and the
+ * admission the response settles. Kept as one attribute of the request (a JAX-RS request property is
+ * one, in a servlet container): it lives exactly as long as the request, on whichever thread serves it,
+ * at the cost of a map entry rather than a request-scoped bean.
  */
 public final class FilterMarks {
 
@@ -18,11 +20,18 @@ public final class FilterMarks {
 
     private final Method method;
     private final List<String> limits;
+    private final Admission admission;
 
-    /** {@code limits} checked by the filter for {@code resourceMethod}. */
-    public FilterMarks(Method resourceMethod, List<String> limits) {
+    /** {@code limits} checked by the filter for {@code resourceMethod} (null: none), admitted as {@code admission}. */
+    public FilterMarks(Method resourceMethod, List<String> limits, Admission admission) {
         this.method = resourceMethod;
         this.limits = List.copyOf(limits);
+        this.admission = admission;
+    }
+
+    /** The filter's admission of the request, which the response settles. */
+    public Admission admission() {
+        return admission;
     }
 
     /** The marks {@code request} holds, or null. */

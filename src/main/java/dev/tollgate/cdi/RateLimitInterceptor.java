@@ -12,12 +12,10 @@ import dev.tollgate.internal.engine.ReportedCosts;
 import dev.tollgate.internal.ratelimit.Admission;
 import dev.tollgate.internal.ratelimit.Charged;
 import jakarta.annotation.Priority;
-import jakarta.enterprise.inject.Instance;
 import jakarta.inject.Inject;
 import jakarta.interceptor.AroundInvoke;
 import jakarta.interceptor.Interceptor;
 import jakarta.interceptor.InvocationContext;
-import jakarta.servlet.http.HttpServletRequest;
 import java.lang.reflect.Method;
 
 /**
@@ -35,7 +33,7 @@ public class RateLimitInterceptor {
     TollgateRuntime runtime;
 
     @Inject
-    Instance<HttpServletRequest> request;
+    RequestMarks marks;
 
     @Inject
     Callers callers;
@@ -51,7 +49,7 @@ public class RateLimitInterceptor {
         Object[] args = ctx.getParameters();
         Cost cost = limits.costed() ? Charges.cost(args[limits.costParameter()]) : Cost.CONFIGURED;
         Admissions.Caller caller = charges.of(runtime.tollgate(), callers::current, keyArgument(limits, args));
-        FilterMarks marks = limits.limits().isEmpty() ? null : marks();
+        FilterMarks marks = limits.limits().isEmpty() ? null : this.marks.current();
         Outcome outcome = new Admissions(runtime.tollgate())
                 .call(limits, cost, caller, name -> marks != null && marks.wasChecked(method, name));
         Admission admission = outcome instanceof Outcome.Free ? null : admitted(outcome);
@@ -95,14 +93,5 @@ public class RateLimitInterceptor {
     private static String keyArgument(MethodLimits limits, Object[] args) {
         Object arg = limits.keyParameter() >= 0 ? args[limits.keyParameter()] : null;
         return arg == null ? null : arg.toString();
-    }
-
-    /** What the JAX-RS filter checked in the HTTP request running now; null outside one. */
-    private FilterMarks marks() {
-        try {
-            return FilterMarks.of(request.get());
-        } catch (RuntimeException noRequest) {
-            return null; // not in an HTTP request (as Callers finds it): the filter checked nothing
-        }
     }
 }

@@ -4,6 +4,7 @@ import dev.tollgate.RateLimited;
 import dev.tollgate.cdi.Charges;
 import dev.tollgate.cdi.FilterMarks;
 import dev.tollgate.cdi.HttpCallerInfo;
+import dev.tollgate.cdi.RequestMarks;
 import dev.tollgate.cdi.TollgateRuntime;
 import dev.tollgate.internal.config.BeanMethod;
 import dev.tollgate.internal.config.MethodLimits;
@@ -46,8 +47,6 @@ import java.util.function.Supplier;
 @Priority(Priorities.AUTHENTICATION + 100)
 public class RateLimitFilter implements ContainerRequestFilter, ContainerResponseFilter {
 
-    private static final String APPLIED = RateLimitFilter.class.getName() + ".applied";
-
     @Context
     ResourceInfo resource;
 
@@ -59,6 +58,9 @@ public class RateLimitFilter implements ContainerRequestFilter, ContainerRespons
 
     @Inject
     Charges charges;
+
+    @Inject
+    RequestMarks marks;
 
     @Override
     public void filter(ContainerRequestContext request) {
@@ -81,9 +83,9 @@ public class RateLimitFilter implements ContainerRequestFilter, ContainerRespons
                 .request(limits, cost, charges.of(tollgate, () -> caller(request, tollgate), null), idempotency);
         if (outcome instanceof Outcome.Admitted a) {
             if (!a.applied().isEmpty()) {
-                request.setProperty(FilterMarks.ATTRIBUTE, new FilterMarks(method, a.applied()));
+                marks.readFrom(servletRequest);
             }
-            request.setProperty(APPLIED, a.admission());
+            request.setProperty(FilterMarks.ATTRIBUTE, new FilterMarks(method, a.applied(), a.admission()));
         } else if (!(outcome instanceof Outcome.Free)) {
             request.abortWith(RateLimitResponses.refusal(outcome));
         }
@@ -99,7 +101,8 @@ public class RateLimitFilter implements ContainerRequestFilter, ContainerRespons
     /** Adds the fields, and gives back what a limit that does not count this outcome took (status 400+: failure). */
     @Override
     public void filter(ContainerRequestContext request, ContainerResponseContext response) {
-        if (request.getProperty(APPLIED) instanceof Admission admission) {
+        if (request.getProperty(FilterMarks.ATTRIBUTE) instanceof FilterMarks marked) {
+            Admission admission = marked.admission();
             RateLimitResponses.addFields(response.getHeaders(), RateLimitResponses.of(admission));
             admission.settle(response.getStatus() >= 400);
         }

@@ -13,6 +13,10 @@ import java.io.OutputStream;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.Socket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.function.BiFunction;
@@ -138,6 +142,32 @@ public class RateLimitIT {
                 replies.stream().filter(r -> r.status() == 200).allMatch(r -> r.header("RateLimit")
                         .isPresent()),
                 "the fields are written when the answer comes, on its own thread");
+    }
+
+    /**
+     * {@code GET /servlet/both} calls the same intercepted method from a servlet, outside any JAX-RS
+     * request: the filter decided nothing there, so each call is charged, on whichever thread it runs,
+     * even one that just served a {@code GET /demo/both} the filter marked. One after the other on one
+     * connection (the server's threads are reused): 600 calls, 100 admitted.
+     */
+    @Test
+    void aCallOutsideTheFiltersRequestIsChargedOnAThreadItMarked() throws Exception {
+        HttpClient client = HttpClient.newHttpClient();
+        int admitted = Undegraded.during("demo-both", () -> {
+            int n = 0;
+            for (int i = 0; i < 300; i++) {
+                for (String path : List.of("/demo/both", "/servlet/both")) {
+                    HttpRequest get = HttpRequest.newBuilder(URI.create(LibertyServer.baseUrl() + path))
+                            .header("X-Forwarded-For", "10.0.4.3")
+                            .build();
+                    int status = client.send(get, HttpResponse.BodyHandlers.discarding())
+                            .statusCode();
+                    n += status == 200 ? 1 : 0;
+                }
+            }
+            return n;
+        });
+        assertEquals(100, admitted);
     }
 
     @Test

@@ -221,7 +221,12 @@ public final class Engine implements RateLimits, ConcurrencyLimits, AutoCloseabl
      * limit's capacity, refill and cost, under this limit's name), else the limit's own.
      */
     public Charge charge(String name, String clientKey, String plan) {
-        LimitSpec limit = limit(name);
+        return charge(limit(name), clientKey, plan);
+    }
+
+    /** {@link #charge(String, String, String)}, for a caller that holds the limit already ({@link #limit}). */
+    public Charge charge(LimitSpec limit, String clientKey, String plan) {
+        String name = limit.name();
         Charge own = Charge.of(limit, clientKey);
         return settings.plans(name)
                 .flatMap(p -> p.limitOf(plan))

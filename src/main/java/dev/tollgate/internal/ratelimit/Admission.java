@@ -21,8 +21,9 @@ public final class Admission {
     private final AtomicBoolean refunded = new AtomicBoolean();
     private final AtomicBoolean settledCost = new AtomicBoolean();
 
+    /** @param charged unmodifiable, and no longer changed by its maker: kept as it is, not copied */
     Admission(List<Charged> charged, RateLimiter limiter) {
-        this.charged = List.copyOf(charged);
+        this.charged = charged;
         this.limiter = limiter;
     }
 
@@ -89,7 +90,7 @@ public final class Admission {
      * after {@link #refund()}, does nothing.
      */
     public void settle(boolean failed) {
-        if (!allowed() || charged.stream().allMatch(c -> c.charge().countOn().counts(failed))) {
+        if (!allowed() || countsEach(failed)) {
             return;
         }
         if (refunded.compareAndSet(false, true)) {
@@ -97,6 +98,16 @@ public final class Admission {
                     .filter(c -> !c.charge().countOn().counts(failed))
                     .toList());
         }
+    }
+
+    /** Whether every limit counts a call that ended with {@code failed}: nothing to give back. */
+    private boolean countsEach(boolean failed) {
+        for (Charged c : charged) {
+            if (!c.charge().countOn().counts(failed)) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /**

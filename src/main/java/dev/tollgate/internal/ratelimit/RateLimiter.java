@@ -8,6 +8,7 @@ import dev.tollgate.internal.core.ServerCount;
 import java.time.Duration;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.function.LongSupplier;
@@ -190,20 +191,24 @@ public final class RateLimiter {
      */
     public Admission admit(List<Charge> charges, Duration maxWait, Repeat repeat) {
         // A key too long for any bucket refuses the call before any limit is spent.
-        charges.forEach(c -> StoreKeys.checkLength(c.name(), c.clientKey()));
+        for (Charge c : charges) {
+            StoreKeys.checkLength(c.name(), c.clientKey());
+        }
         List<Charged> charged = new ArrayList<>(charges.size());
         Duration wait = bounded(maxWait);
+        boolean denied = false;
         try {
             for (Charge c : charges) {
-                charged.add(chain.apply(new Ask(c, asks.storeKey(c.limit(), c.clientKey()), wait, true, repeat)));
+                Charged one = chain.apply(new Ask(c, asks.storeKey(c.limit(), c.clientKey()), wait, true, repeat));
+                charged.add(one);
+                denied |= !one.decision().allowed();
             }
         } finally {
-            if (charged.size() < charges.size()
-                    || charged.stream().anyMatch(c -> !c.decision().allowed())) {
+            if (denied || charged.size() < charges.size()) {
                 refund(charged);
             }
         }
-        return new Admission(charged, this);
+        return new Admission(Collections.unmodifiableList(charged), this);
     }
 
     /**
