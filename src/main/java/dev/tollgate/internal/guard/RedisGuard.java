@@ -58,6 +58,8 @@ public final class RedisGuard implements Guard, BreakerState, AutoCloseable {
     private final FailureNotices notices;
     private ScheduledFuture<?> probing;
     private ScheduledFuture<?> warming;
+    /** Whether a call has had Redis's answer: then the warm-up has nothing left to do. */
+    private volatile boolean answeredOnce;
 
     /**
      * @param probe asks Redis whether it answers (and reloads scripts); run only by the background probe
@@ -96,6 +98,9 @@ public final class RedisGuard implements Guard, BreakerState, AutoCloseable {
     }
 
     private void answered() {
+        if (!answeredOnce) {
+            answeredOnce = true;
+        }
         if (degraded.get() != 0) {
             degraded.set(0); // an outage's count starts with its first failure in a row
         }
@@ -142,7 +147,9 @@ public final class RedisGuard implements Guard, BreakerState, AutoCloseable {
      * loads every script) is run directly, outside the breaker, then one empty call goes through the
      * workers and the breaker. So the first requests after a start, or after a Redis that was down at
      * startup comes up, do not pay for that. Stops when the breaker opens: the background probe then
-     * does the same.
+     * does the same. A user call that Redis answers ends it too: an empty call's success shown to the
+     * breaker after that could come in the middle of an outage that began meanwhile, and wipe the
+     * failures the breaker had counted in a row.
      */
     public void warmUp() {
         synchronized (this) {
@@ -152,7 +159,7 @@ public final class RedisGuard implements Guard, BreakerState, AutoCloseable {
     }
 
     private void warmUpOnce() {
-        if (!open.get()) {
+        if (!open.get() && !answeredOnce) {
             try {
                 probe.call();
             } catch (Exception notYet) {
@@ -161,6 +168,8 @@ public final class RedisGuard implements Guard, BreakerState, AutoCloseable {
                     return;
                 }
             }
+        }
+        if (!open.get() && !answeredOnce) {
             try {
                 caller.call(() -> null);
             } catch (Exception e) {
