@@ -147,8 +147,8 @@ public final class RedisGuard implements Guard, BreakerState, AutoCloseable {
      * loads every script) is run directly, outside the breaker, then one empty call goes through the
      * workers and the breaker. So the first requests after a start, or after a Redis that was down at
      * startup comes up, do not pay for that. Stops when the breaker opens: the background probe then
-     * does the same. A user call that Redis answers ends it too: an empty call's success shown to the
-     * breaker after that could come in the middle of an outage that began meanwhile, and wipe the
+     * does the same. Once a user call has had Redis's answer the empty call is left out: its success,
+     * shown to the breaker, could come in the middle of an outage that began meanwhile and wipe the
      * failures the breaker had counted in a row.
      */
     public void warmUp() {
@@ -159,7 +159,7 @@ public final class RedisGuard implements Guard, BreakerState, AutoCloseable {
     }
 
     private void warmUpOnce() {
-        if (!open.get() && !answeredOnce) {
+        if (!open.get()) {
             try {
                 probe.call();
             } catch (Exception notYet) {
@@ -169,6 +169,7 @@ public final class RedisGuard implements Guard, BreakerState, AutoCloseable {
                 }
             }
         }
+        // The empty call is shown to the breaker; the probe, made directly, is not.
         if (!open.get() && !answeredOnce) {
             try {
                 caller.call(() -> null);
