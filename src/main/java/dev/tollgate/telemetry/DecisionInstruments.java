@@ -48,7 +48,7 @@ final class DecisionInstruments implements DecisionListener {
         degraded = counter(meter, Names.DEGRADED, "{decision}", "Rate-limit decisions made without Redis, by cause");
         duration = meter.histogramBuilder(Names.DURATION)
                 .setUnit("s")
-                .setDescription("How long a rate-limit check took, store and guard included")
+                .setDescription("How long a rate-limit check that asked Redis took, store and guard included")
                 .setExplicitBucketBoundariesAdvice(SECONDS)
                 .build();
         waits = meter.histogramBuilder(Names.WAIT)
@@ -146,6 +146,9 @@ final class DecisionInstruments implements DecisionListener {
     }
 
     private void time(LimitSpec limit, long nanos) {
+        if (nanos == DecisionListener.UNTIMED) {
+            return; // decided in this JVM's memory: nothing to time
+        }
         duration.record(nanos / 1e9, Attributes.of(LIMIT, limit.name()));
     }
 

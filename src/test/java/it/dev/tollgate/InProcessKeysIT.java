@@ -113,6 +113,23 @@ class InProcessKeysIT {
         assertEquals(200, reset.statusCode(), "a reset works in process: " + reset.body());
     }
 
+    /**
+     * A decision made in this server's memory is counted, and not timed: {@code tollgate_check_seconds}
+     * times checks that asked Redis (timing one that waits on nothing would cost more than deciding it).
+     */
+    @Test
+    void aDecisionInProcessIsCountedAndNotTimed() throws Exception {
+        assertEquals(200, status("/demo/unlimited", "X-Forwarded-For", "10.40.9.1"), "spends from 'site'");
+        String metrics = server.get("/metrics?scope=application").body();
+        List<String> site = metrics.lines()
+                .filter(l -> l.startsWith("tollgate_") && l.contains("limit=\"site\""))
+                .toList();
+        assertTrue(
+                site.stream().anyMatch(l -> l.startsWith("tollgate_decisions_total{") && l.contains("allowed")),
+                "counted: " + site);
+        assertTrue(site.stream().noneMatch(l -> l.startsWith("tollgate_check_seconds")), "not timed: " + site);
+    }
+
     @Test
     void inProcessLimitHoldsExactlyUnderConcurrency() throws Exception {
         List<Reply> replies = Load.fire(400, 32, i -> server.baseUrl(), c -> c.ejb("10.40.0.1"));

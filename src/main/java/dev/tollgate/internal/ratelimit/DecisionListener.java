@@ -7,7 +7,14 @@ import dev.tollgate.DegradedCause;
 @FunctionalInterface
 public interface DecisionListener {
 
-    /** {@code nanos}: how long the check took, store and guard included. */
+    /**
+     * The {@code nanos} of a decision that was not timed: one made in this JVM's memory (the in-process
+     * store waits on nothing, and timing it would cost more than deciding it), or one no listener reads
+     * the time of ({@link #timesDecisions}).
+     */
+    long UNTIMED = -1;
+
+    /** {@code nanos}: how long the check took, store and guard included; {@link #UNTIMED} when not timed. */
     void onDecision(LimitSpec limit, Decision decision, long nanos);
 
     /**
@@ -58,7 +65,7 @@ public interface DecisionListener {
 
     /**
      * Whether this listener reads the {@code nanos} it is told; when no listener does, no decision is
-     * timed and they are told 0 (two reads of the clock fewer per check). Default true.
+     * timed and they are told {@link #UNTIMED} (two reads of the clock fewer per check). Default true.
      */
     default boolean timesDecisions() {
         return true;

@@ -93,7 +93,7 @@ public final class RateLimiter {
         boolean leasing = stores.values().stream().anyMatch(RateLimitStore::leases);
         Stage asked = new Fallback(leasing ? leases : store, localStores, listener, nanoTime);
         this.held = new HeldDenials(asked, denials, listener, nanoTime);
-        Told told = new Told(denials == null ? asked : held, listener, nanoTime);
+        Told told = new Told(denials == null ? asked : held, listener, nanoTime, guard == Guard.DIRECT);
         this.chain = new Shadow(new TooCostly(new Candidate(told, this::decide, asks), told), new ShadowLog(nanoTime));
     }
 

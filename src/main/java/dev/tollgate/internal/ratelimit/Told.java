@@ -2,7 +2,10 @@ package dev.tollgate.internal.ratelimit;
 
 import java.util.function.LongSupplier;
 
-/** The stage that tells the listener of each decision, with how long it took, and of each wait. */
+/**
+ * The stage that tells the listener of each decision, with how long it took ({@link
+ * DecisionListener#UNTIMED} when the store is in this JVM or no listener reads the time), and of each wait.
+ */
 final class Told implements Stage {
 
     private final Stage next;
@@ -10,18 +13,19 @@ final class Told implements Stage {
     private final LongSupplier nanoTime;
     private final boolean timed;
 
-    Told(Stage next, DecisionListener listener, LongSupplier nanoTime) {
+    /** @param storeInThisJvm the store decides in this JVM's memory: its decisions are not timed */
+    Told(Stage next, DecisionListener listener, LongSupplier nanoTime, boolean storeInThisJvm) {
         this.next = next;
         this.listener = listener;
         this.nanoTime = nanoTime;
-        this.timed = listener.timesDecisions();
+        this.timed = !storeInThisJvm && listener.timesDecisions();
     }
 
     @Override
     public Charged apply(Ask ask) {
         if (!timed) {
             Charged out = next.apply(ask);
-            tell(ask, out, 0);
+            tell(ask, out, DecisionListener.UNTIMED);
             return out;
         }
         long start = nanoTime.getAsLong();

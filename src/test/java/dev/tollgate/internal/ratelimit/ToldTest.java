@@ -8,12 +8,14 @@ import dev.tollgate.internal.core.Guard;
 import dev.tollgate.testing.ManualClock;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.Callable;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 
 /**
- * A decision is timed for a listener that reads its nanos, alone or beside listeners that read none;
- * when no listener reads them, the clock is not read for it and they are told 0.
+ * A decision of a store outside this JVM is timed for a listener that reads its nanos, alone or beside
+ * listeners that read none; when no listener reads them, or the store decides in this JVM's memory, the
+ * clock is not read for it and they are told {@link DecisionListener#UNTIMED}.
  */
 class ToldTest {
 
@@ -41,9 +43,20 @@ class ToldTest {
         }
     };
 
+    /** Stands for the Redis guard: the store behind it is not in this JVM's memory. */
+    private static final Guard GUARDED = new Guard() {
+        @Override
+        public <T> T call(String storeKey, Callable<T> call) {
+            return Guard.DIRECT.call(storeKey, call);
+        }
+    };
+
     private RateLimiter limiter(DecisionListener listener) {
-        return new RateLimiter(
-                InProcessRateLimitStore.tokenBucket(new ManualClock()), Guard.DIRECT, listener, this::nanoTime);
+        return limiter(GUARDED, listener);
+    }
+
+    private RateLimiter limiter(Guard guard, DecisionListener listener) {
+        return new RateLimiter(InProcessRateLimitStore.tokenBucket(new ManualClock()), guard, listener, this::nanoTime);
     }
 
     @Test
@@ -57,7 +70,15 @@ class ToldTest {
     void whenNoListenerReadsThemTheClockIsNotReadForThem() {
         long before = reads.get();
         limiter(DecisionListener.both(untimed, untimed)).check(API, "a");
-        assertEquals(List.of(0L, 0L), told);
+        assertEquals(List.of(DecisionListener.UNTIMED, DecisionListener.UNTIMED), told);
+        assertEquals(before, reads.get(), "the decision was not timed");
+    }
+
+    @Test
+    void aDecisionOfAStoreInThisJvmIsNotTimed() {
+        long before = reads.get();
+        limiter(Guard.DIRECT, timer).check(API, "a");
+        assertEquals(List.of(DecisionListener.UNTIMED), told);
         assertEquals(before, reads.get(), "the decision was not timed");
     }
 }
