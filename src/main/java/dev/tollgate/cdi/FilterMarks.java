@@ -44,6 +44,11 @@ public final class FilterMarks {
         return limits.contains(limit) && sameMethod(this.method, method);
     }
 
+    /** Whether every one of {@code limits} was checked by the filter for {@code method}, as {@link #wasChecked}. */
+    public boolean checkedAll(Method method, List<String> limits) {
+        return this.limits.containsAll(limits) && sameMethod(this.method, method);
+    }
+
     private static boolean sameMethod(Method a, Method b) {
         return a.equals(b)
                 || a.getName().equals(b.getName())

@@ -46,10 +46,14 @@ public class RateLimitInterceptor {
         Method method = ctx.getMethod();
         MethodLimits limits =
                 RateLimitedMethods.of(new BeanMethod(ctx.getTarget().getClass(), method));
+        FilterMarks marks = limits.limits().isEmpty() ? null : this.marks.current();
+        if (marks != null && marks.checkedAll(method, limits.limits())) {
+            // The JAX-RS filter admitted this request's call under every limit: its response settles it.
+            return ReportedCosts.run(null, limits::fails, ctx::proceed);
+        }
         Object[] args = ctx.getParameters();
         Cost cost = limits.costed() ? Charges.cost(args[limits.costParameter()]) : Cost.CONFIGURED;
         Admissions.Caller caller = charges.of(runtime.tollgate(), callers::current, keyArgument(limits, args));
-        FilterMarks marks = limits.limits().isEmpty() ? null : this.marks.current();
         Outcome outcome = new Admissions(runtime.tollgate())
                 .call(limits, cost, caller, name -> marks != null && marks.wasChecked(method, name));
         Admission admission = outcome instanceof Outcome.Free ? null : admitted(outcome);
