@@ -9,6 +9,8 @@ import dev.tollgate.internal.ratelimit.DecisionListener;
 import dev.tollgate.internal.ratelimit.LeaseListener;
 import io.opentelemetry.api.OpenTelemetry;
 import io.opentelemetry.api.metrics.Meter;
+import io.opentelemetry.api.metrics.MeterProvider;
+import io.opentelemetry.api.trace.TracerProvider;
 import jakarta.annotation.PostConstruct;
 import jakarta.enterprise.inject.Instance;
 import jakarta.inject.Inject;
@@ -18,7 +20,8 @@ import java.util.function.BooleanSupplier;
  * Tollgate's events as OpenTelemetry instruments of the meter {@code dev.tollgate}, from the {@link
  * OpenTelemetry} that MicroProfile Telemetry gives the application. A bean only where the application
  * sees the OpenTelemetry API (the CDI extension adds it); with {@code otel.sdk.disabled=true}, Liberty's
- * default, that OpenTelemetry is a no-op and so is every instrument.
+ * default, that OpenTelemetry is a no-op and so is every instrument, and decisions are not told to it at
+ * all: no instrument and no span would see them.
  */
 public class TollgateTelemetry implements Reporter {
 
@@ -40,15 +43,24 @@ public class TollgateTelemetry implements Reporter {
     /** Builds the instruments on {@code otel}'s meter {@code dev.tollgate}. */
     void register(OpenTelemetry otel) {
         meter = otel.getMeter(Names.SCOPE);
-        decisions = new DecisionInstruments(meter);
+        decisions = noop(otel) ? null : new DecisionInstruments(meter);
         concurrency = new ConcurrencyInstruments(meter);
         locks = new LockInstruments(meter);
         leases = new LeaseInstruments(meter);
     }
 
+    /**
+     * No decision listener when {@code otel} records nothing: its attributes and its look-up of the current
+     * span would be made on every decision, for no instrument and no span.
+     */
     @Override
     public DecisionListener decisions() {
-        return decisions;
+        return decisions == null ? DecisionListener.NONE : decisions;
+    }
+
+    /** Whether {@code otel} is OpenTelemetry's no-op (Liberty's with {@code otel.sdk.disabled=true}): no meter, no tracer. */
+    static boolean noop(OpenTelemetry otel) {
+        return otel.getMeterProvider() == MeterProvider.noop() && otel.getTracerProvider() == TracerProvider.noop();
     }
 
     @Override

@@ -2,17 +2,24 @@ package dev.tollgate.telemetry;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotSame;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.tollgate.LockLost;
 import dev.tollgate.internal.engine.Engine;
+import dev.tollgate.internal.ratelimit.DecisionListener;
 import dev.tollgate.internal.ratelimit.StoreKeys;
 import dev.tollgate.testing.RedisServer;
 import dev.tollgate.testing.TestSettings;
+import io.opentelemetry.api.OpenTelemetry;
 import io.opentelemetry.api.common.AttributeKey;
 import io.opentelemetry.api.common.Attributes;
+import io.opentelemetry.api.metrics.MeterProvider;
 import io.opentelemetry.api.trace.Span;
+import io.opentelemetry.api.trace.TracerProvider;
 import io.opentelemetry.context.Scope;
+import io.opentelemetry.context.propagation.ContextPropagators;
 import io.opentelemetry.sdk.OpenTelemetrySdk;
 import io.opentelemetry.sdk.metrics.SdkMeterProvider;
 import io.opentelemetry.sdk.metrics.data.HistogramPointData;
@@ -153,6 +160,35 @@ class TollgateTelemetryTest {
         assertEquals("timeout", degraded.getAttributes().get(Names.CAUSE));
         assertEquals(1, degraded.getValue());
         assertEquals(1, count(exported, Names.DECISIONS, "orders", "allowed"), "the warm-up only");
+    }
+
+    @Test
+    void aNoOpOpenTelemetryIsToldOfNoDecisionButOneWithAMeterOrATracerIs() {
+        telemetry.register(OpenTelemetry.noop());
+        assertSame(DecisionListener.NONE, telemetry.decisions(), "no-op: nothing to tell");
+        telemetry.register(otel(sdk.getMeterProvider(), TracerProvider.noop()));
+        assertNotSame(DecisionListener.NONE, telemetry.decisions(), "a meter");
+        telemetry.register(otel(MeterProvider.noop(), sdk.getTracerProvider()));
+        assertNotSame(DecisionListener.NONE, telemetry.decisions(), "a tracer");
+    }
+
+    private static OpenTelemetry otel(MeterProvider meters, TracerProvider tracers) {
+        return new OpenTelemetry() {
+            @Override
+            public MeterProvider getMeterProvider() {
+                return meters;
+            }
+
+            @Override
+            public TracerProvider getTracerProvider() {
+                return tracers;
+            }
+
+            @Override
+            public ContextPropagators getPropagators() {
+                return ContextPropagators.noop();
+            }
+        };
     }
 
     @Test
