@@ -15,13 +15,8 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Collections;
-import java.util.Comparator;
-import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
-import java.util.TreeMap;
 import java.util.function.LongSupplier;
 
 /**
@@ -33,9 +28,9 @@ import java.util.function.LongSupplier;
  * a clock read included, so beside them the same timing around nothing). Bytes allocated per call are the
  * thread's own ({@code ThreadMXBean.getThreadAllocatedBytes}), and the collectors' pauses during the run are
  * counted. Why a single call took over 100 µs is measured, not guessed: the thread's CPU time is read around
- * each single call's timing (outside it, so the wall times are as before), the thread's {@code
- * /proc/thread-self/schedstat} (time on a CPU, time waiting on a run queue, timeslices) and the collection
- * count around each block of single calls, and JFR records the JVM's safepoints; {@link SlowCalls} tells
+ * each single call's timing (outside it, so the wall times are as before), the thread's kernel counters
+ * ({@link ThreadCounters}: time on a CPU, time waiting on a run queue, timeslices, page faults), the
+ * interrupts its CPU served ({@link CpuInterrupts}) and the collection count around each block of single calls, and JFR records the JVM's safepoints; {@link SlowCalls} tells
  * from these whether the call computed that long itself, was stopped by a collection or another safepoint,
  * or waited for a CPU while another thread had it.
  */
@@ -61,7 +56,7 @@ public final class LocalExperiment {
             long[] single,
             double bytesPerCall,
             long overWithoutCollection,
-            long maxCpu) {
+            SlowCalls.Cpu cpu) {
         double single(double p) {
             return Stats.percentile(single, p);
         }
@@ -72,7 +67,8 @@ public final class LocalExperiment {
     }
 
     /** What a run measured: a row per check, and its single calls over 100 µs with their blocks. */
-    private record Measured(List<Row> rows, List<SlowCalls.Call> slow, SlowCalls.Block[][] blocks, boolean sched) {}
+    private record Measured(
+            List<Row> rows, List<SlowCalls.Call> slow, SlowCalls.Block[][] blocks, boolean countersRead) {}
 
     private static final com.sun.management.ThreadMXBean THREADS =
             (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
@@ -83,7 +79,7 @@ public final class LocalExperiment {
         int rounds = at >= 0 ? Integer.parseInt(o.rest().get(at + 1)) : o.quick() ? 50 : 1_000;
         int warmup = o.quick() ? 200_000 : 3_000_000;
         String load = Environment.loadAverage();
-        Safepoints safepoints = Safepoints.start();
+        JvmEvents jvm = JvmEvents.start();
         try (Tollgate tollgate = Tollgate.fromProperties(settings())) {
             Bucket bucket = Bucket.builder()
                     .addLimit(Bandwidth.builder()
@@ -110,14 +106,13 @@ public final class LocalExperiment {
             long gcMillis = gcMillis();
             long steal = stealTicks();
             long started = System.nanoTime();
-            Measured m = measure(checks, rounds, safepoints);
+            Measured m = measure(checks, rounds, jvm);
             double seconds = (System.nanoTime() - started) / 1e9;
             long gcs = gcCount() - gcCount;
             long gcTime = gcMillis() - gcMillis;
             long stolen = steal < 0 ? -1 : stealTicks() - steal;
-            List<Safepoints.Pause> pauses = safepoints.stop();
-            String md =
-                    report(o, m, rounds, gcs, gcTime, seconds, load, pauses, safepoints.recording(), stolen, started);
+            JvmEvents.Recorded events = jvm.stop();
+            String md = report(o, m, rounds, gcs, gcTime, seconds, load, events, stolen, started);
             Files.createDirectories(o.out());
             Files.writeString(o.out().resolve("local.md"), md);
             System.out.print(md);
@@ -138,24 +133,31 @@ public final class LocalExperiment {
                 p + "refill-period", "1s");
     }
 
-    private static Measured measure(List<Check> checks, int rounds, Safepoints safepoints) throws IOException {
+    private static Measured measure(List<Check> checks, int rounds, JvmEvents jvm) throws IOException {
         int n = checks.size();
         double[][] blocks = new double[n][rounds];
         long[][] single = new long[n][rounds * BLOCK];
         long[] bytes = new long[n];
         long[] overWithoutCollection = new long[n];
         long[] maxCpu = new long[n];
+        long[] inside = new long[n];
+        long[] outside = new long[n];
+        long[] chargedOutside = new long[n];
         SlowCalls.Block[][] singleBlocks = new SlowCalls.Block[n][rounds];
         List<SlowCalls.Call> slow = new ArrayList<>();
         long[] starts = new long[BLOCK];
-        long[] cpus = new long[BLOCK];
-        long[] before = new long[3];
-        long[] after = new long[3];
+        long[] cpuTimes = new long[BLOCK];
+        long[] before = new long[ThreadCounters.COUNTERS];
+        long[] after = new long[ThreadCounters.COUNTERS];
+        int cpus = (int) Environment.cores();
+        long[] irqBefore = new long[cpus];
+        long[] irqAfter = new long[cpus];
         long self = Thread.currentThread().getId();
-        boolean schedRead = true;
-        try (SchedStat sched = SchedStat.ofCurrentThread()) {
+        boolean countersRead = true;
+        try (ThreadCounters counters = ThreadCounters.ofCurrentThread();
+                CpuInterrupts irqs = CpuInterrupts.open(cpus)) {
             for (int r = 0; r < rounds; r++) {
-                safepoints.anchor();
+                jvm.anchor();
                 for (int k = 0; k < n; k++) {
                     int i = (k + r) % n; // who goes first rotates
                     LongSupplier call = checks.get(i).call();
@@ -164,25 +166,45 @@ public final class LocalExperiment {
                     bytes[i] += THREADS.getThreadAllocatedBytes(self) - allocated;
                     long collections = gcCount();
                     long began = System.nanoTime();
-                    boolean read = sched.read(before);
-                    singles(call, single[i], r * BLOCK, starts, cpus);
-                    read &= sched.read(after);
+                    boolean read = counters.read(before);
+                    boolean irqRead = irqs.read(irqBefore);
+                    singles(call, single[i], r * BLOCK, starts, cpuTimes);
+                    irqRead &= irqs.read(irqAfter);
+                    read &= counters.read(after);
                     long wall = System.nanoTime() - began;
+                    long interrupts = -1;
+                    if (read && irqRead) {
+                        int from = (int) before[ThreadCounters.CPU];
+                        int to = (int) after[ThreadCounters.CPU];
+                        interrupts = 0;
+                        for (int c = 0; c < cpus; c++) {
+                            interrupts += c == from || c == to ? irqAfter[c] - irqBefore[c] : 0;
+                        }
+                    }
                     long gcs = gcCount() - collections;
-                    schedRead &= read;
+                    countersRead &= read;
                     singleBlocks[i][r] = read
                             ? new SlowCalls.Block(
-                                    after[SchedStat.RUN_QUEUE] - before[SchedStat.RUN_QUEUE],
-                                    after[SchedStat.ON_CPU] - before[SchedStat.ON_CPU],
-                                    after[SchedStat.SLICES] - before[SchedStat.SLICES],
+                                    after[ThreadCounters.RUN_QUEUE] - before[ThreadCounters.RUN_QUEUE],
+                                    after[ThreadCounters.ON_CPU] - before[ThreadCounters.ON_CPU],
+                                    after[ThreadCounters.SLICES] - before[ThreadCounters.SLICES],
+                                    after[ThreadCounters.FAULTS] - before[ThreadCounters.FAULTS],
+                                    interrupts,
                                     gcs,
                                     wall)
-                            : new SlowCalls.Block(-1, -1, -1, gcs, wall);
+                            : new SlowCalls.Block(-1, -1, -1, -1, -1, gcs, wall);
                     for (int j = 0; j < BLOCK; j++) {
                         long t = single[i][r * BLOCK + j];
-                        maxCpu[i] = Math.max(maxCpu[i], cpus[j]);
+                        long cpu = cpuTimes[j];
+                        maxCpu[i] = Math.max(maxCpu[i], cpu);
+                        if (t <= SlowCalls.KEPT_OVER && cpu < SlowCalls.KEPT_OVER) {
+                            inside[i] += t;
+                            outside[i] += Math.max(0, cpu - t);
+                        } else if (t <= SlowCalls.KEPT_OVER) {
+                            chargedOutside[i]++;
+                        }
                         if (t > SlowCalls.KEPT_OVER) {
-                            slow.add(new SlowCalls.Call(i, r, starts[j], t, cpus[j]));
+                            slow.add(new SlowCalls.Call(i, r, starts[j], t, cpuTimes[j]));
                         }
                         if (gcs == 0 && t > 1_000_000) {
                             overWithoutCollection[i]++;
@@ -204,9 +226,9 @@ public final class LocalExperiment {
                     single[i],
                     bytes[i] / (double) ((long) rounds * BLOCK),
                     overWithoutCollection[i],
-                    maxCpu[i]));
+                    new SlowCalls.Cpu(maxCpu[i], inside[i], outside[i], chargedOutside[i])));
         }
-        return new Measured(rows, slow, singleBlocks, schedRead);
+        return new Measured(rows, slow, singleBlocks, countersRead);
     }
 
     /** The nanoseconds of {@link #BLOCK} calls together. */
@@ -248,8 +270,7 @@ public final class LocalExperiment {
             long gcMillis,
             double seconds,
             String load,
-            List<Safepoints.Pause> pauses,
-            boolean pausesRecorded,
+            JvmEvents.Recorded events,
             long stolenTicks,
             long started) {
         List<Row> rows = m.rows();
@@ -287,12 +308,23 @@ public final class LocalExperiment {
         md.append(String.format(
                 "Collections during the measured %.1f s: %d, %d ms in all (both checks' and the harness's allocation).%n%n",
                 seconds, gcs, gcMillis));
-        List<SlowCalls.Classified> overMs = SlowCalls.classify(m.slow(), m.blocks(), pauses, pausesRecorded, 1_000_000);
-        List<SlowCalls.Classified> over100 = SlowCalls.classify(m.slow(), m.blocks(), pauses, pausesRecorded, 100_000);
         long ended = started + (long) (seconds * 1e9);
-        List<Safepoints.Pause> during =
-                pauses.stream().filter(p -> p.overlaps(started, ended)).toList();
-        md.append(causes(m, overMs, over100, during, pausesRecorded, rounds));
+        JvmEvents.Recorded during = new JvmEvents.Recorded(
+                events.recording(),
+                events.pauses().stream().filter(p -> p.overlaps(started, ended)).toList(),
+                events.deopts().stream()
+                        .filter(d -> d.at() >= started && d.at() <= ended)
+                        .toList());
+        SlowCallsReport slow = new SlowCallsReport(
+                rows.stream().map(Row::label).toList(),
+                (long) rounds * BLOCK,
+                m.slow(),
+                m.blocks(),
+                rows.stream().map(Row::cpu).toArray(SlowCalls.Cpu[]::new),
+                m.countersRead(),
+                during,
+                started);
+        md.append(slow.causes());
         int at = o.rest().indexOf("--rounds");
         md.append("Command: `experiments/run local")
                 .append(o.quick() ? " --quick" : "")
@@ -319,159 +351,7 @@ public final class LocalExperiment {
         md.append("- the host's steal time during the measuring (both vCPUs, `/proc/stat`, in its 10 ms ticks): ")
                 .append(stolenTicks < 0 ? "unknown" : stolenTicks * 10 + " ms")
                 .append('\n');
-        md.append(callsOverMs(overMs, over100, rows, started));
-        return md.toString();
-    }
-
-    private static final SlowCalls.Cause[] CAUSES = SlowCalls.Cause.values();
-
-    /** The calls over 1 ms and over 100 µs per check, by cause, and what the blocks' counters add up to. */
-    private static String causes(
-            Measured m,
-            List<SlowCalls.Classified> overMs,
-            List<SlowCalls.Classified> over100,
-            List<Safepoints.Pause> pauses,
-            boolean pausesRecorded,
-            int rounds) {
-        StringBuilder md = new StringBuilder("## Calls over 1 ms and over 100 µs, by cause\n\n");
-        md.append("Per single call the thread's CPU time is read too (`ThreadMXBean.getCurrentThreadCpuTime`, the"
-                + " thread's CPU clock), before the first clock read and after the second, so the wall times above"
-                + " are timed as without it; per block of 1,000 single calls the thread's `/proc/thread-self/schedstat`"
-                + " (time on a CPU, time runnable but waiting on a run queue, timeslices) and the collection count;"
-                + " and JFR records the JVM's safepoints (");
-        md.append(
-                pausesRecorded
-                        ? "each one's interval and VM operation, and whether a collection paused in it)."
-                        : "**JFR was unavailable in this run: a collection is told by its block's count**).");
-        md.append(" A call over the threshold is **own** when its CPU time alone reaches the threshold (the call"
-                + " computed that long); otherwise it spent the rest off the CPU, and it is **collection** when a"
-                + " safepoint with a collection's pause overlapped it, **other safepoint** when another safepoint"
-                + " did, **descheduled** when it waited on a run queue so long that without that wait it would not be"
-                + " over the threshold, and **unexplained** otherwise. A block's time off the CPU (its wall time less"
-                + " its time on a CPU) is its run-queue wait plus time off the CPU and not queued (asleep, or the vCPU"
-                + " taken by the host: steal); so at most the block's not-queued time of a call's time off the CPU"
-                + " (its wall less its CPU time) was not run-queue wait, and the rest was.\n\n");
-        table(md, m.rows(), overMs, "1 ms", rounds);
-        table(md, m.rows(), over100, "100 µs", rounds);
-
-        SlowCalls.Block[][] blocks = m.blocks();
-        long all = 0;
-        long waited = 0;
-        long waitedNs = 0;
-        long offNs = 0;
-        for (SlowCalls.Block[] perCheck : blocks) {
-            for (SlowCalls.Block b : perCheck) {
-                all++;
-                waited += b.runQueue() > 0 ? 1 : 0;
-                waitedNs += Math.max(0, b.runQueue());
-                offNs += b.onCpu() < 0 ? 0 : Math.max(0, b.wall() - b.onCpu());
-            }
-        }
-        Set<SlowCalls.Block> withMs = Collections.newSetFromMap(new IdentityHashMap<>());
-        long offCpu = 0;
-        for (SlowCalls.Classified c : overMs) {
-            withMs.add(c.block());
-            offCpu += c.call().offCpu();
-        }
-        long withMsWait =
-                withMs.stream().mapToLong(b -> Math.max(0, b.runQueue())).sum();
-        if (m.sched()) {
-            md.append(String.format(
-                    "The thread waited on a run queue in %,d of the %,d blocks of single calls, %.1f ms in all, of"
-                            + " %.1f ms it spent off the CPU in them (their wall time less their time on a CPU); in the"
-                            + " %d blocks with a call over 1 ms, %.2f ms, against %.2f ms those calls spent off the CPU.",
-                    waited, all, waitedNs / 1e6, offNs / 1e6, withMs.size(), withMsWait / 1e6, offCpu / 1e6));
-        } else {
-            md.append("`/proc/thread-self/schedstat` was not readable in every block: no call is told descheduled.");
-        }
-        long collecting = pauses.stream().filter(Safepoints.Pause::collection).count();
-        Map<String, Long> others = new TreeMap<>();
-        for (Safepoints.Pause p : pauses) {
-            if (!p.collection()) {
-                others.merge(p.operation(), 1L, Long::sum);
-            }
-        }
-        if (pausesRecorded) {
-            md.append(String.format(
-                    " Safepoints during the measuring: %d, %d of them with a collection, longest %.0f µs;"
-                            + " the others: %s.",
-                    pauses.size(),
-                    collecting,
-                    pauses.stream().mapToLong(p -> p.end() - p.start()).max().orElse(0) / 1e3,
-                    others.isEmpty() ? "none" : others.toString()));
-        }
-        md.append("\n\n");
-        return md.toString();
-    }
-
-    private static void table(
-            StringBuilder md, List<Row> rows, List<SlowCalls.Classified> over, String threshold, int rounds) {
-        md.append("| check | single calls | over ")
-                .append(threshold)
-                .append(" | own (CPU ≥ ")
-                .append(threshold)
-                .append(") | collection | other safepoint | descheduled | unexplained | max CPU time of one call |\n")
-                .append("|---|---|---|---|---|---|---|---|---|\n");
-        for (int i = 0; i < rows.size(); i++) {
-            long[] counts = new long[CAUSES.length];
-            long total = 0;
-            for (SlowCalls.Classified c : over) {
-                if (c.call().check() == i) {
-                    counts[c.cause().ordinal()]++;
-                    total++;
-                }
-            }
-            md.append(String.format("| %s | %,d | %d |", rows.get(i).label(), (long) rounds * BLOCK, total));
-            for (long n : counts) {
-                md.append(' ').append(n).append(" |");
-            }
-            md.append(String.format(" %.1f µs |%n", rows.get(i).maxCpu() / 1e3));
-        }
-        md.append('\n');
-    }
-
-    /**
-     * One line per call over 1 ms, and per call over 100 µs told own: its times, its block's counters, the
-     * safepoint that overlapped it, its cause.
-     */
-    private static String callsOverMs(
-            List<SlowCalls.Classified> overMs, List<SlowCalls.Classified> over100, List<Row> rows, long started) {
-        List<SlowCalls.Classified> listed = new ArrayList<>(overMs);
-        over100.stream()
-                .filter(c -> c.cause() == SlowCalls.Cause.OWN && c.call().wall() <= 1_000_000)
-                .forEach(listed::add);
-        if (listed.isEmpty()) {
-            return "";
-        }
-        listed.sort(Comparator.comparingLong(c -> c.call().start()));
-        StringBuilder md = new StringBuilder("\n## Each call over 1 ms, and each over 100 µs told own\n\n");
-        md.append("| check | round | at | wall | CPU | off the CPU | block: run-queue wait | block: off the CPU, not"
-                + " queued | block: timeslices | block: collections | overlapping safepoint | cause |\n"
-                + "|---|---|---|---|---|---|---|---|---|---|---|---|\n");
-        int shown = 0;
-        for (SlowCalls.Classified c : listed) {
-            if (++shown > 100) {
-                md.append(String.format("%n(%d more not listed.)%n", listed.size() - 100));
-                break;
-            }
-            SlowCalls.Call call = c.call();
-            SlowCalls.Block b = c.block();
-            Safepoints.Pause p = c.pause();
-            md.append(String.format(
-                    "| %s | %d | %.1f s | %.1f µs | %.1f µs | %.1f µs | %s | %s | %s | %d | %s | %s |%n",
-                    rows.get(call.check()).label(),
-                    call.round(),
-                    (call.start() - started) / 1e9,
-                    call.wall() / 1e3,
-                    call.cpu() / 1e3,
-                    call.offCpu() / 1e3,
-                    b.runQueue() < 0 ? "?" : String.format("%.1f µs", b.runQueue() / 1e3),
-                    b.runQueue() < 0 ? "?" : String.format("%.1f µs", b.notQueued() / 1e3),
-                    b.slices() < 0 ? "?" : Long.toString(b.slices()),
-                    b.collections(),
-                    p == null ? "none" : String.format("%s, %.1f µs", p.operation(), (p.end() - p.start()) / 1e3),
-                    c.call().wall() > 1_000_000 ? c.cause().label : c.cause().label + " (at 100 µs)"));
-        }
+        md.append(slow.list());
         return md.toString();
     }
 

@@ -52,11 +52,11 @@ final class SlowCalls {
     }
 
     /**
-     * One block of single calls: the thread's run-queue wait, CPU time and timeslices during it (-1 when
-     * {@code schedstat} was unreadable), the collections that happened and its wall time (around the two
-     * {@code schedstat} reads), all in ns.
+     * One block of single calls: the thread's run-queue wait, CPU time (ns), timeslices and page faults, and
+     * the interrupts and softirqs served by the CPU it ran on, during it (-1 when {@code /proc} was
+     * unreadable), the collections that happened and its wall time (ns, around the reads of the counters).
      */
-    record Block(long runQueue, long onCpu, long slices, long collections, long wall) {
+    record Block(long runQueue, long onCpu, long slices, long faults, long interrupts, long collections, long wall) {
         /** Time off the CPU and not on a run queue: asleep, or the host's (steal); 0 at least. */
         long notQueued() {
             return Math.max(0, wall - onCpu - runQueue);
@@ -66,14 +66,22 @@ final class SlowCalls {
     private SlowCalls() {}
 
     /**
+     * What the CPU-time reads saw of one check's single calls: the most CPU time of one; the time inside the
+     * timed calls and outside them (in the CPU-time reads around them: no code of the check's runs there),
+     * both summed over the calls under 100 µs of wall and CPU time; and the calls whose CPU time reached 100
+     * µs while their wall time stayed under it (the CPU time was charged outside the timed call).
+     */
+    record Cpu(long max, long inside, long outside, long chargedOutside) {}
+
+    /**
      * Each call over {@code threshold}, in check, round and start order, with its cause.
      *
      * @param blocks per check and round
-     * @param pauses the safepoints on {@code nanoTime}'s scale; with {@code pausesRecorded} false, a
+     * @param jvm the safepoints and deoptimizations on {@code nanoTime}'s scale; when not recorded, a
      *     collection is told by the block's collection count
      */
-    static List<Classified> classify(
-            List<Call> calls, Block[][] blocks, List<Safepoints.Pause> pauses, boolean pausesRecorded, long threshold) {
+    static List<Classified> classify(List<Call> calls, Block[][] blocks, JvmEvents.Recorded jvm, long threshold) {
+        List<JvmEvents.Pause> pauses = jvm.pauses();
         List<Call> over =
                 new ArrayList<>(calls.stream().filter(c -> c.wall() > threshold).toList());
         over.sort(Comparator.comparingInt(Call::check)
@@ -82,11 +90,11 @@ final class SlowCalls {
         List<Classified> out = new ArrayList<>();
         for (Call c : over) {
             Block b = blocks[c.check()][c.round()];
-            Safepoints.Pause pause = overlapping(pauses, c);
+            JvmEvents.Pause pause = overlapping(pauses, c);
             Cause cause;
             if (c.cpu() >= threshold) {
                 cause = Cause.OWN;
-            } else if (pausesRecorded ? pause != null && pause.collection() : b.collections() > 0) {
+            } else if (jvm.recording() ? pause != null && pause.collection() : b.collections() > 0) {
                 cause = Cause.COLLECTION;
             } else if (pause != null) {
                 cause = Cause.SAFEPOINT;
@@ -95,17 +103,32 @@ final class SlowCalls {
             } else {
                 cause = Cause.UNEXPLAINED;
             }
-            out.add(new Classified(c, b, pause, cause));
+            out.add(new Classified(c, b, pause, deoptimized(jvm.deopts(), c), cause));
         }
         return out;
     }
 
-    /** A call, its block, the safepoint that overlapped it (a collection's first), and its cause. */
-    record Classified(Call call, Block block, Safepoints.Pause pause, Cause cause) {}
+    /**
+     * A call, its block, the safepoint that overlapped it (a collection's first), the thread's first
+     * deoptimization during it, and its cause.
+     */
+    record Classified(Call call, Block block, JvmEvents.Pause pause, JvmEvents.Deopt deopt, Cause cause) {}
 
-    private static Safepoints.Pause overlapping(List<Safepoints.Pause> pauses, Call c) {
-        Safepoints.Pause found = null;
-        for (Safepoints.Pause p : pauses) {
+    private static JvmEvents.Deopt deoptimized(List<JvmEvents.Deopt> deopts, Call c) {
+        for (JvmEvents.Deopt d : deopts) {
+            if (d.at() >= c.start() + c.wall()) {
+                break;
+            }
+            if (d.at() >= c.start()) {
+                return d;
+            }
+        }
+        return null;
+    }
+
+    private static JvmEvents.Pause overlapping(List<JvmEvents.Pause> pauses, Call c) {
+        JvmEvents.Pause found = null;
+        for (JvmEvents.Pause p : pauses) {
             if (p.start() >= c.start() + c.wall()) {
                 break;
             }

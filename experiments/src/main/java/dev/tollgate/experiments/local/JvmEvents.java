@@ -14,18 +14,26 @@ import jdk.jfr.Label;
 import jdk.jfr.Name;
 import jdk.jfr.Recording;
 import jdk.jfr.consumer.RecordedEvent;
+import jdk.jfr.consumer.RecordedMethod;
 import jdk.jfr.consumer.RecordingFile;
 
 /**
- * The JVM's safepoints during a run, from a JFR recording of only these events: {@code jdk.SafepointBegin}
- * and {@code jdk.SafepointEnd} (the time every Java thread was held: from the request to stop until the
- * release), {@code jdk.ExecuteVMOperation} (what ran in it) and {@code jdk.GCPhasePause} (a collection's
- * pause). JFR stamps events with its own clock, so the harness commits an {@link Anchor} (a {@code
+ * The JVM's safepoints during a run and the measuring thread's deoptimizations, from a JFR recording of only
+ * these events: {@code jdk.SafepointBegin} and {@code jdk.SafepointEnd} (the time every Java thread was held:
+ * from the request to stop until the release), {@code jdk.ExecuteVMOperation} (what ran in it), {@code
+ * jdk.GCPhasePause} (a collection's pause) and {@code jdk.Deoptimization} (compiled code left for the
+ * interpreter, on the thread that ran it). JFR stamps events with its own clock, so the harness commits an {@link Anchor} (a {@code
  * System.nanoTime} read) now and then, and each safepoint is placed on {@code nanoTime}'s scale by its
  * nearest anchor. The recording goes to disk and is read once, after the measuring; where JFR is missing
  * the recorder records nothing and says so.
  */
-final class Safepoints {
+final class JvmEvents {
+
+    /** What was recorded, on {@code System.nanoTime}'s scale, each list in time order. */
+    record Recorded(boolean recording, List<Pause> pauses, List<Deopt> deopts) {}
+
+    /** One deoptimization of the measuring thread: when, in which method, why. */
+    record Deopt(long at, String method, String reason) {}
 
     /** One safepoint on {@code System.nanoTime}'s scale: its VM operation, and whether a collection paused in it. */
     record Pause(long start, long end, String operation, boolean collection) {
@@ -43,32 +51,36 @@ final class Safepoints {
     }
 
     private final Recording recording;
+    private final long thread = Thread.currentThread().getId();
 
-    private Safepoints(Recording recording) {
+    private JvmEvents(Recording recording) {
         this.recording = recording;
     }
 
-    /** Starts recording, or returns a recorder that records nothing when JFR cannot start. */
-    static Safepoints start() {
+    /**
+     * Starts recording, or returns a recorder that records nothing when JFR cannot start; on the thread that
+     * measures (its deoptimizations are kept).
+     */
+    static JvmEvents start() {
         try {
             Recording r = new Recording();
             r.setName("local-safepoints");
             r.setToDisk(true);
-            for (String e :
-                    List.of("jdk.SafepointBegin", "jdk.SafepointEnd", "jdk.ExecuteVMOperation", "jdk.GCPhasePause")) {
-                r.enable(e).withoutThreshold();
+            for (String e : List.of(
+                    "jdk.SafepointBegin",
+                    "jdk.SafepointEnd",
+                    "jdk.ExecuteVMOperation",
+                    "jdk.GCPhasePause",
+                    "jdk.Deoptimization")) {
+                r.enable(e).withoutThreshold().withoutStackTrace();
             }
             r.enable(Anchor.class);
             r.start();
-            return new Safepoints(r);
+            return new JvmEvents(r);
         } catch (RuntimeException | LinkageError e) {
-            System.err.println("JFR unavailable, safepoints not recorded: " + e);
-            return new Safepoints(null);
+            System.err.println("JFR unavailable, safepoints and deoptimizations not recorded: " + e);
+            return new JvmEvents(null);
         }
-    }
-
-    boolean recording() {
-        return recording != null;
     }
 
     /** Ties JFR's clock to {@code System.nanoTime} here; made between blocks, never inside one. */
@@ -81,10 +93,10 @@ final class Safepoints {
         }
     }
 
-    /** Stops recording; the safepoints in start order, or an empty list when nothing was recorded. */
-    List<Pause> stop() throws Exception {
+    /** Stops recording; what was recorded (nothing when JFR did not start). */
+    Recorded stop() throws Exception {
         if (recording == null) {
-            return List.of();
+            return new Recorded(false, List.of(), List.of());
         }
         Path file = Files.createTempFile("tollgate-local-", ".jfr");
         try {
@@ -97,13 +109,14 @@ final class Safepoints {
         }
     }
 
-    private static List<Pause> read(List<RecordedEvent> events) {
+    private Recorded read(List<RecordedEvent> events) {
         List<Instant> anchorAt = new ArrayList<>();
         List<Long> anchorNanos = new ArrayList<>();
         Map<Long, Instant> begun = new HashMap<>();
         Map<Long, Instant> ended = new HashMap<>();
         Map<Long, String> operations = new HashMap<>();
         List<Instant> collections = new ArrayList<>();
+        List<RecordedEvent> deoptimized = new ArrayList<>();
         events.sort(Comparator.comparing(RecordedEvent::getStartTime));
         for (RecordedEvent e : events) {
             switch (e.getEventType().getName()) {
@@ -119,12 +132,18 @@ final class Safepoints {
                     }
                 }
                 case "jdk.GCPhasePause" -> collections.add(e.getStartTime());
+                case "jdk.Deoptimization" -> {
+                    if (e.getThread() != null && e.getThread().getJavaThreadId() == thread) {
+                        deoptimized.add(e);
+                    }
+                }
                 default -> {}
             }
         }
         List<Pause> pauses = new ArrayList<>();
+        List<Deopt> deopts = new ArrayList<>();
         if (anchorAt.isEmpty()) {
-            return pauses;
+            return new Recorded(true, pauses, deopts);
         }
         for (Map.Entry<Long, Instant> b : begun.entrySet()) {
             Instant from = b.getValue();
@@ -140,7 +159,14 @@ final class Safepoints {
                     collection));
         }
         pauses.sort(Comparator.comparingLong(Pause::start));
-        return pauses;
+        for (RecordedEvent e : deoptimized) {
+            RecordedMethod m = e.getValue("method");
+            deopts.add(new Deopt(
+                    nanos(e.getStartTime(), anchorAt, anchorNanos),
+                    m == null ? "?" : m.getType().getName() + "." + m.getName(),
+                    String.valueOf((Object) e.getValue("reason"))));
+        }
+        return new Recorded(true, pauses, deopts);
     }
 
     /** {@code at} on {@code System.nanoTime}'s scale, by the anchor nearest to it. */
