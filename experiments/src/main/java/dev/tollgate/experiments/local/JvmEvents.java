@@ -163,10 +163,14 @@ final class JvmEvents {
             RecordedMethod m = e.getValue("method");
             deopts.add(new Deopt(
                     nanos(e.getStartTime(), anchorAt, anchorNanos),
-                    m == null ? "?" : m.getType().getName() + "." + m.getName(),
+                    m == null ? "?" : simpleName(m.getType().getName()) + "." + m.getName(),
                     String.valueOf((Object) e.getValue("reason"))));
         }
         return new Recorded(true, pauses, deopts);
+    }
+
+    private static String simpleName(String type) {
+        return type.substring(type.lastIndexOf('.') + 1);
     }
 
     /** {@code at} on {@code System.nanoTime}'s scale, by the anchor nearest to it. */

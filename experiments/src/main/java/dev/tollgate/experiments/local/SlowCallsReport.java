@@ -97,9 +97,17 @@ final class SlowCallsReport {
                     total++;
                 }
             }
+            int check = i;
+            long deoptimized = over.stream()
+                    .filter(c -> c.call().check() == check && c.cause() == SlowCalls.Cause.OWN && c.deopt() != null)
+                    .count();
             md.append(String.format("| %s | %,d | %d |", labels.get(i), callsPerCheck, total));
-            for (long n : counts) {
-                md.append(' ').append(n).append(" |");
+            for (SlowCalls.Cause cause : CAUSES) {
+                md.append(' ').append(counts[cause.ordinal()]);
+                if (cause == SlowCalls.Cause.OWN && deoptimized > 0) {
+                    md.append(" (").append(deoptimized).append(" deoptimized)");
+                }
+                md.append(" |");
             }
             if (faults) {
                 long n = 0;
@@ -120,7 +128,7 @@ final class SlowCallsReport {
      */
     private void charged(StringBuilder md) {
         md.append("CPU time charged to the thread in bursts of 100 µs or more, inside the timed calls (the calls"
-                + " told own at 100 µs) and outside them (a call's CPU time ≥ 100 µs, its wall time < 100 µs: the"
+                + " told own at 100 µs, deoptimizations included) and outside them (a call's CPU time ≥ 100 µs, its wall time < 100 µs: the"
                 + " burst fell in the CPU-time reads around the call, the same code for every row, where no"
                 + " check runs):\n\n"
                 + "| check | inside: bursts | time inside the timed calls | per second inside | outside: bursts |"
@@ -205,6 +213,10 @@ final class SlowCallsReport {
         if (jvm.recording()) {
             List<JvmEvents.Pause> pauses = jvm.pauses();
             Map<String, Long> others = new TreeMap<>();
+            Map<String, Long> deopts = new TreeMap<>();
+            for (JvmEvents.Deopt d : jvm.deopts()) {
+                deopts.merge(d.method() + " (" + d.reason() + ")", 1L, Long::sum);
+            }
             for (JvmEvents.Pause p : pauses) {
                 if (!p.collection()) {
                     others.merge(p.operation(), 1L, Long::sum);
@@ -213,13 +225,14 @@ final class SlowCallsReport {
             md.append(String.format(
                     " Safepoints during the measuring: %d, %d of them with a collection, longest %.0f µs; the others:"
                             + " %s. The thread's deoptimizations during the measuring: %d, %d of them during a call"
-                            + " over 100 µs.",
+                            + " over 100 µs: %s.",
                     pauses.size(),
                     pauses.stream().filter(JvmEvents.Pause::collection).count(),
                     pauses.stream().mapToLong(p -> p.end() - p.start()).max().orElse(0) / 1e3,
                     others.isEmpty() ? "none" : others.toString(),
                     jvm.deopts().size(),
-                    over100.stream().filter(c -> c.deopt() != null).count()));
+                    over100.stream().filter(c -> c.deopt() != null).count(),
+                    deopts.isEmpty() ? "none" : deopts.toString()));
         }
         md.append("\n\n");
     }
