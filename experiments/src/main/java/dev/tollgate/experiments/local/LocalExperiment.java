@@ -7,6 +7,7 @@ import dev.tollgate.experiments.common.Options;
 import dev.tollgate.experiments.common.Stats;
 import io.github.bucket4j.Bandwidth;
 import io.github.bucket4j.Bucket;
+import java.io.IOException;
 import java.lang.management.GarbageCollectorMXBean;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
@@ -26,9 +27,12 @@ import java.util.function.LongSupplier;
  * shorter than a clock read is exact) and one block of calls each timed alone (p99, p99.9, max: the tail,
  * a clock read included, so beside them the same timing around nothing). Bytes allocated per call are the
  * thread's own ({@code ThreadMXBean.getThreadAllocatedBytes}), and the collectors' pauses during the run are
- * counted; a call over a millisecond is told apart by whether a collection happened during its block of
- * single calls (the collection count read before and after each block): one in a block without a
- * collection was the machine's (a descheduled thread), or the check's own.
+ * counted. Why a single call took over 100 µs is measured, not guessed: the thread's CPU time is read around
+ * each single call's timing (outside it, so the wall times are as before), the thread's kernel counters
+ * ({@link ThreadCounters}: time on a CPU, time waiting on a run queue, timeslices, page faults), the
+ * interrupts its CPU served ({@link CpuInterrupts}) and the collection count around each block of single calls, and JFR records the JVM's safepoints; {@link SlowCalls} tells
+ * from these whether the call computed that long itself, was stopped by a collection or another safepoint,
+ * or waited for a CPU while another thread had it.
  */
 public final class LocalExperiment {
 
@@ -40,12 +44,19 @@ public final class LocalExperiment {
 
     private LocalExperiment() {}
 
-    /** One check, its answer folded into a number. */
-    private record Check(String name, LongSupplier call) {}
+    /** One check, its answer folded into a number; {@code label} names it in the list of slow calls. */
+    private record Check(String name, String label, LongSupplier call) {}
 
     /** What a run measured of one check. */
     private record Row(
-            String name, double p50, double p99Block, long[] single, double bytesPerCall, long overWithoutCollection) {
+            String name,
+            String label,
+            double p50,
+            double p99Block,
+            long[] single,
+            double bytesPerCall,
+            long overWithoutCollection,
+            SlowCalls.Cpu cpu) {
         double single(double p) {
             return Stats.percentile(single, p);
         }
@@ -55,11 +66,20 @@ public final class LocalExperiment {
         }
     }
 
+    /** What a run measured: a row per check, and its single calls over 100 µs with their blocks. */
+    private record Measured(
+            List<Row> rows, List<SlowCalls.Call> slow, SlowCalls.Block[][] blocks, boolean countersRead) {}
+
+    private static final com.sun.management.ThreadMXBean THREADS =
+            (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+
     public static void main(String[] args) throws Exception {
         Options o = Options.parse(args, Path.of("experiments/results/issue-24"));
-        int rounds = o.quick() ? 50 : 1_000;
+        int at = o.rest().indexOf("--rounds");
+        int rounds = at >= 0 ? Integer.parseInt(o.rest().get(at + 1)) : o.quick() ? 50 : 1_000;
         int warmup = o.quick() ? 200_000 : 3_000_000;
         String load = Environment.loadAverage();
+        JvmEvents jvm = JvmEvents.start();
         try (Tollgate tollgate = Tollgate.fromProperties(settings())) {
             Bucket bucket = Bucket.builder()
                     .addLimit(Bandwidth.builder()
@@ -70,11 +90,13 @@ public final class LocalExperiment {
             List<Check> checks = List.of(
                     new Check(
                             "Bucket4j " + bucket.getClass().getSimpleName() + ".tryConsume(1)",
+                            "Bucket4j",
                             () -> bucket.tryConsume(1) ? 1 : 0),
                     new Check(
                             "Tollgate.check (in process, from settings)",
+                            "Tollgate",
                             () -> answer(tollgate.check("hot", "client"))),
-                    new Check("timing around nothing (the clock's floor)", () -> 1));
+                    new Check("timing around nothing (the clock's floor)", "floor", () -> 1));
             for (int i = 0; i < warmup; i++) {
                 for (Check c : checks) {
                     sink += c.call().getAsLong();
@@ -82,10 +104,15 @@ public final class LocalExperiment {
             }
             long gcCount = gcCount();
             long gcMillis = gcMillis();
+            long steal = stealTicks();
             long started = System.nanoTime();
-            List<Row> rows = measure(checks, rounds);
+            Measured m = measure(checks, rounds, jvm);
             double seconds = (System.nanoTime() - started) / 1e9;
-            String md = report(o, rows, rounds, gcCount() - gcCount, gcMillis() - gcMillis, seconds, load);
+            long gcs = gcCount() - gcCount;
+            long gcTime = gcMillis() - gcMillis;
+            long stolen = steal < 0 ? -1 : stealTicks() - steal;
+            JvmEvents.Recorded events = jvm.stop();
+            String md = report(o, m, rounds, gcs, gcTime, seconds, load, events, stolen, started);
             Files.createDirectories(o.out());
             Files.writeString(o.out().resolve("local.md"), md);
             System.out.print(md);
@@ -106,26 +133,82 @@ public final class LocalExperiment {
                 p + "refill-period", "1s");
     }
 
-    private static List<Row> measure(List<Check> checks, int rounds) {
+    private static Measured measure(List<Check> checks, int rounds, JvmEvents jvm) throws IOException {
         int n = checks.size();
         double[][] blocks = new double[n][rounds];
         long[][] single = new long[n][rounds * BLOCK];
         long[] bytes = new long[n];
         long[] overWithoutCollection = new long[n];
-        com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+        long[] maxCpu = new long[n];
+        long[] inside = new long[n];
+        long[] outside = new long[n];
+        long[] chargedOutside = new long[n];
+        SlowCalls.Block[][] singleBlocks = new SlowCalls.Block[n][rounds];
+        List<SlowCalls.Call> slow = new ArrayList<>();
+        long[] starts = new long[BLOCK];
+        long[] cpuTimes = new long[BLOCK];
+        long[] before = new long[ThreadCounters.COUNTERS];
+        long[] after = new long[ThreadCounters.COUNTERS];
+        int cpus = (int) Environment.cores();
+        long[] irqBefore = new long[cpus];
+        long[] irqAfter = new long[cpus];
         long self = Thread.currentThread().getId();
-        for (int r = 0; r < rounds; r++) {
-            for (int k = 0; k < n; k++) {
-                int i = (k + r) % n; // who goes first rotates
-                LongSupplier call = checks.get(i).call();
-                long allocated = threads.getThreadAllocatedBytes(self);
-                blocks[i][r] = block(call) / (double) BLOCK;
-                bytes[i] += threads.getThreadAllocatedBytes(self) - allocated;
-                long collections = gcCount();
-                singles(call, single[i], r * BLOCK);
-                if (gcCount() == collections) {
-                    for (int j = r * BLOCK; j < (r + 1) * BLOCK; j++) {
-                        overWithoutCollection[i] += single[i][j] > 1_000_000 ? 1 : 0;
+        boolean countersRead = true;
+        try (ThreadCounters counters = ThreadCounters.ofCurrentThread();
+                CpuInterrupts irqs = CpuInterrupts.open(cpus)) {
+            for (int r = 0; r < rounds; r++) {
+                jvm.anchor();
+                for (int k = 0; k < n; k++) {
+                    int i = (k + r) % n; // who goes first rotates
+                    LongSupplier call = checks.get(i).call();
+                    long allocated = THREADS.getThreadAllocatedBytes(self);
+                    blocks[i][r] = block(call) / (double) BLOCK;
+                    bytes[i] += THREADS.getThreadAllocatedBytes(self) - allocated;
+                    long collections = gcCount();
+                    long began = System.nanoTime();
+                    boolean read = counters.read(before);
+                    boolean irqRead = irqs.read(irqBefore);
+                    singles(call, single[i], r * BLOCK, starts, cpuTimes);
+                    irqRead &= irqs.read(irqAfter);
+                    read &= counters.read(after);
+                    long wall = System.nanoTime() - began;
+                    long interrupts = -1;
+                    if (read && irqRead) {
+                        int from = (int) before[ThreadCounters.CPU];
+                        int to = (int) after[ThreadCounters.CPU];
+                        interrupts = 0;
+                        for (int c = 0; c < cpus; c++) {
+                            interrupts += c == from || c == to ? irqAfter[c] - irqBefore[c] : 0;
+                        }
+                    }
+                    long gcs = gcCount() - collections;
+                    countersRead &= read;
+                    singleBlocks[i][r] = read
+                            ? new SlowCalls.Block(
+                                    after[ThreadCounters.RUN_QUEUE] - before[ThreadCounters.RUN_QUEUE],
+                                    after[ThreadCounters.ON_CPU] - before[ThreadCounters.ON_CPU],
+                                    after[ThreadCounters.SLICES] - before[ThreadCounters.SLICES],
+                                    after[ThreadCounters.FAULTS] - before[ThreadCounters.FAULTS],
+                                    interrupts,
+                                    gcs,
+                                    wall)
+                            : new SlowCalls.Block(-1, -1, -1, -1, -1, gcs, wall);
+                    for (int j = 0; j < BLOCK; j++) {
+                        long t = single[i][r * BLOCK + j];
+                        long cpu = cpuTimes[j];
+                        maxCpu[i] = Math.max(maxCpu[i], cpu);
+                        if (t <= SlowCalls.KEPT_OVER && cpu < SlowCalls.KEPT_OVER) {
+                            inside[i] += t;
+                            outside[i] += Math.max(0, cpu - t);
+                        } else if (t <= SlowCalls.KEPT_OVER) {
+                            chargedOutside[i]++;
+                        }
+                        if (t > SlowCalls.KEPT_OVER) {
+                            slow.add(new SlowCalls.Call(i, r, starts[j], t, cpuTimes[j]));
+                        }
+                        if (gcs == 0 && t > 1_000_000) {
+                            overWithoutCollection[i]++;
+                        }
                     }
                 }
             }
@@ -137,13 +220,15 @@ public final class LocalExperiment {
             Arrays.sort(single[i]);
             rows.add(new Row(
                     checks.get(i).name(),
+                    checks.get(i).label(),
                     b[b.length / 2],
                     b[(int) Math.ceil(0.99 * b.length) - 1],
                     single[i],
                     bytes[i] / (double) ((long) rounds * BLOCK),
-                    overWithoutCollection[i]));
+                    overWithoutCollection[i],
+                    new SlowCalls.Cpu(maxCpu[i], inside[i], outside[i], chargedOutside[i])));
         }
-        return rows;
+        return new Measured(rows, slow, singleBlocks, countersRead);
     }
 
     /** The nanoseconds of {@link #BLOCK} calls together. */
@@ -158,19 +243,37 @@ public final class LocalExperiment {
         return t;
     }
 
-    /** {@link #BLOCK} calls each timed alone, into {@code out} from {@code at}. */
-    private static void singles(LongSupplier call, long[] out, int at) {
+    /**
+     * {@link #BLOCK} calls each timed alone, into {@code out} from {@code at}; each call's start into {@code
+     * starts} and the thread's CPU time around it into {@code cpus}. The CPU time is read outside the two clock
+     * reads, so the wall time is the same window as without it, and the CPU time covers it and a little more.
+     */
+    private static void singles(LongSupplier call, long[] out, int at, long[] starts, long[] cpus) {
         long s = 0;
         for (int j = 0; j < BLOCK; j++) {
+            long cpu = THREADS.getCurrentThreadCpuTime();
             long start = System.nanoTime();
             s += call.getAsLong();
-            out[at + j] = System.nanoTime() - start;
+            long end = System.nanoTime();
+            cpus[j] = THREADS.getCurrentThreadCpuTime() - cpu;
+            out[at + j] = end - start;
+            starts[j] = start;
         }
         sink += s;
     }
 
     private static String report(
-            Options o, List<Row> rows, int rounds, long gcs, long gcMillis, double seconds, String load) {
+            Options o,
+            Measured m,
+            int rounds,
+            long gcs,
+            long gcMillis,
+            double seconds,
+            String load,
+            JvmEvents.Recorded events,
+            long stolenTicks,
+            long started) {
+        List<Row> rows = m.rows();
         Row b4j = rows.get(0);
         Row tg = rows.get(1);
         StringBuilder md = new StringBuilder("# Issue 24: the in-process check against Bucket4j's local bucket\n\n");
@@ -205,8 +308,27 @@ public final class LocalExperiment {
         md.append(String.format(
                 "Collections during the measured %.1f s: %d, %d ms in all (both checks' and the harness's allocation).%n%n",
                 seconds, gcs, gcMillis));
+        long ended = started + (long) (seconds * 1e9);
+        JvmEvents.Recorded during = new JvmEvents.Recorded(
+                events.recording(),
+                events.pauses().stream().filter(p -> p.overlaps(started, ended)).toList(),
+                events.deopts().stream()
+                        .filter(d -> d.at() >= started && d.at() <= ended)
+                        .toList());
+        SlowCallsReport slow = new SlowCallsReport(
+                rows.stream().map(Row::label).toList(),
+                (long) rounds * BLOCK,
+                m.slow(),
+                m.blocks(),
+                rows.stream().map(Row::cpu).toArray(SlowCalls.Cpu[]::new),
+                m.countersRead(),
+                during,
+                started);
+        md.append(slow.causes());
+        int at = o.rest().indexOf("--rounds");
         md.append("Command: `experiments/run local")
                 .append(o.quick() ? " --quick" : "")
+                .append(at >= 0 ? " --rounds " + o.rest().get(at + 1) : "")
                 .append("`.\n\n");
         md.append("- date: ")
                 .append(java.time.OffsetDateTime.now().truncatedTo(java.time.temporal.ChronoUnit.SECONDS))
@@ -226,7 +348,21 @@ public final class LocalExperiment {
                 .append('\n');
         md.append("- load average at start: ").append(load).append('\n');
         md.append("- load average at end: ").append(Environment.loadAverage()).append('\n');
+        md.append("- the host's steal time during the measuring (both vCPUs, `/proc/stat`, in its 10 ms ticks): ")
+                .append(stolenTicks < 0 ? "unknown" : stolenTicks * 10 + " ms")
+                .append('\n');
+        md.append(slow.list());
         return md.toString();
+    }
+
+    /** The host's steal time so far, summed over the CPUs ({@code /proc/stat}, in USER_HZ ticks), or -1. */
+    private static long stealTicks() {
+        try {
+            String[] f = Files.readAllLines(Path.of("/proc/stat")).get(0).trim().split("\\s+");
+            return f.length > 8 ? Long.parseLong(f[8]) : -1;
+        } catch (IOException | RuntimeException e) {
+            return -1;
+        }
     }
 
     private static final List<GarbageCollectorMXBean> COLLECTORS = ManagementFactory.getGarbageCollectorMXBeans();
