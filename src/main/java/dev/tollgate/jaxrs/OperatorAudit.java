@@ -60,9 +60,7 @@ public class OperatorAudit implements ContainerRequestFilter, ContainerResponseF
 
     @Override
     public void filter(ContainerRequestContext request) {
-        String path = request.getUriInfo().getPath();
-        path = path.startsWith("/") ? path.substring(1) : path;
-        if (!(path.startsWith("tollgate/admin") || path.startsWith("tollgate/console"))
+        if (!OperatorPaths.isOperatorPath(request)
                 || !runtime.tollgate().settings().admin().enabled()) {
             return;
         }

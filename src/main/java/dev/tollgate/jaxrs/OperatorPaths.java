@@ -12,7 +12,6 @@ import jakarta.ws.rs.core.MultivaluedMap;
 import jakarta.ws.rs.core.PathSegment;
 import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.ext.Provider;
-import java.util.List;
 
 /**
  * What every request on the operator paths ({@code tollgate/admin/...}, {@code tollgate/console}) meets
@@ -53,15 +52,24 @@ public class OperatorPaths implements ContainerRequestFilter, ContainerResponseF
 
     /**
      * Whether the request is under {@code tollgate/admin} or {@code tollgate/console} of the application,
-     * read as the resources are matched: empty segments and matrix parameters aside.
+     * read as the resources are matched: empty segments and matrix parameters aside. The one rule of what
+     * an operator path is: the 404 while off, the framing headers and the audit ({@link OperatorAudit}).
      */
     static boolean isOperatorPath(ContainerRequestContext request) {
-        List<String> segments = request.getUriInfo().getPathSegments().stream()
-                .map(PathSegment::getPath)
-                .filter(s -> !s.isEmpty())
-                .toList();
-        return segments.size() >= 2
-                && segments.get(0).equals("tollgate")
-                && (segments.get(1).equals("admin") || segments.get(1).equals("console"));
+        boolean first = true;
+        for (PathSegment segment : request.getUriInfo().getPathSegments()) {
+            String s = segment.getPath();
+            if (s.isEmpty()) {
+                continue;
+            }
+            if (!first) {
+                return s.equals("admin") || s.equals("console");
+            }
+            if (!s.equals("tollgate")) {
+                return false; // every request of the application asks: most end at their first segment
+            }
+            first = false;
+        }
+        return false;
     }
 }

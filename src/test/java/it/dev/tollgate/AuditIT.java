@@ -116,6 +116,21 @@ public class AuditIT {
         assertTrue(page.contains("Tollgate audit: operator read [GET /tollgate/console -> 200]"), page);
     }
 
+    /**
+     * The resources match a path with a matrix parameter as the plain one: the audit reads the path as they do (before, {@code /tollgate;v=1/admin/...} reset a client's limit unaudited).
+     */
+    @Test
+    void aWriteByAPathTheResourcesMatchWithAMatrixParameterIsAuditedToo() throws Exception {
+        String user = "audit-matrix-" + System.nanoTime();
+        String hash = StoreKeys.clientHash(user);
+        for (String prefix : List.of("/tollgate;v=1/admin", "/tollgate/admin;v=1")) {
+            String reset = prefix + "/limits/demo-user/clients?client=" + user;
+            String line = only(audited(
+                    () -> assertEquals(200, send("DELETE", reset, OPERATOR).statusCode(), reset)));
+            assertTrue(line.contains("Tollgate audit: operator reset limit 'demo-user' for client " + hash), line);
+        }
+    }
+
     @Test
     void aLiftedBlockWhoseAnnouncementFailedSaysSo() throws Exception {
         String user = "audit-publish-" + System.nanoTime();
