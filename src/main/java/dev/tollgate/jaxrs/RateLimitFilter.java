@@ -68,9 +68,13 @@ public class RateLimitFilter implements ContainerRequestFilter, ContainerRespons
         MethodLimits limits = method == null
                 ? MethodLimits.NONE
                 : RateLimitedMethods.of(new BeanMethod(resource.getResourceClass(), method));
+        Engine tollgate = runtime.tollgate();
+        Admissions admissions = new Admissions(tollgate);
+        if (admissions.free(limits)) {
+            return; // most requests of an application: nothing more of them is read
+        }
         // A cost the filter cannot read (an entity) is left, with the method's limits, to the interceptor.
         Cost cost = limits.costed() ? HttpCosts.read(request, method, limits.costParameter()) : Cost.CONFIGURED;
-        Engine tollgate = runtime.tollgate();
         String key = request.getHeaderString(tollgate.settings().http().idempotencyHeader());
         // The path only names a key's repeats: read (parsed as a URI) only when there is a key.
         IdempotencyKey idempotency = key == null
@@ -79,8 +83,8 @@ public class RateLimitFilter implements ContainerRequestFilter, ContainerRespons
                         key,
                         request.getMethod(),
                         request.getUriInfo().getRequestUri().getRawPath());
-        Outcome outcome = new Admissions(tollgate)
-                .request(limits, cost, charges.of(tollgate, () -> caller(request, tollgate), null), idempotency);
+        Outcome outcome = admissions.request(
+                limits, cost, charges.of(tollgate, () -> caller(request, tollgate), null), idempotency);
         if (outcome instanceof Outcome.Admitted a) {
             if (!a.applied().isEmpty()) {
                 marks.readFrom(servletRequest);

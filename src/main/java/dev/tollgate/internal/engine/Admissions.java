@@ -64,10 +64,10 @@ public final class Admissions {
      * of them would read it, before anything is spent.
      */
     public Outcome request(MethodLimits method, Cost cost, Caller caller, IdempotencyKey idempotency) {
-        HttpSettings http = tollgate.settings().http();
-        if (http.globalLimits().isEmpty() && method.limits().isEmpty()) {
+        if (free(method)) {
             return Outcome.FREE;
         }
+        HttpSettings http = tollgate.settings().http();
         if (cost instanceof Cost.Bad bad) {
             return new Outcome.BadCost(bad.problem());
         }
@@ -88,6 +88,16 @@ public final class Admissions {
                 mayWait ? method.maxWait() : Duration.ZERO,
                 here ? method.limits() : List.of(),
                 idempotency);
+    }
+
+    /**
+     * Whether an HTTP request to a method of these limits is under none ({@link Outcome#FREE}): neither
+     * the method's nor {@code tollgate.http.limits}. An adapter may ask first, and read nothing more of a
+     * free request.
+     */
+    public boolean free(MethodLimits method) {
+        return method.limits().isEmpty()
+                && tollgate.settings().http().globalLimits().isEmpty();
     }
 
     /**
