@@ -18,9 +18,10 @@ import org.eclipse.microprofile.metrics.Timer;
 /**
  * Tollgate's MicroProfile Metrics, tagged by limit: {@code tollgate_decisions_total{outcome}} for
  * decisions Redis made, {@code tollgate_degraded_decisions_total{outcome, cause}} for those made without
- * it (so an outage does not look like a traffic spike; {@link DegradedCause} says why), {@code tollgate_check_seconds} (checks that asked Redis: one
- * decided in this JVM's memory is not timed) and the gauge
- * {@code tollgate_breaker_open}, and {@code tollgate_wait_seconds} for calls that waited for their tokens.
+ * it (so an outage does not look like a traffic spike; {@link DegradedCause} says why), {@code
+ * tollgate_check_seconds} (checks that asked Redis: one decided in this JVM's memory is not timed) and the
+ * gauge {@code tollgate_breaker_open}, and {@code tollgate_wait_seconds} for calls that waited for their
+ * tokens.
  * A shadow limit (and a candidate, tagged {@code <name>.shadow}) counts {@code outcome="would_deny"} where
  * an enforced one counts {@code denied}: it let the call pass.
  */
