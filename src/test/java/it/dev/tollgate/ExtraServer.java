@@ -96,7 +96,11 @@ final class ExtraServer implements AutoCloseable {
         long deadline = System.nanoTime() + WAIT.toNanos();
         while (System.nanoTime() < deadline) {
             String log = server.log();
-            if (log.contains("CWWKZ0002E") || log.contains("CWWKZ0001I")) {
+            if (log.contains("CWWKZ0002E")) {
+                return server;
+            }
+            if (log.contains("CWWKZ0001I")) {
+                LibertyServer.firstScrape(server.baseUrl());
                 return server;
             }
             Thread.sleep(200);
