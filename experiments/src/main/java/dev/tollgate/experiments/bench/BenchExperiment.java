@@ -67,12 +67,20 @@ public final class BenchExperiment {
         // experiments/run pins this JVM (and so JMH's forks) with taskset and names Redis's CPUs here.
         int at = options.rest().indexOf("--redis-cpus");
         String redisCpus = at >= 0 ? options.rest().get(at + 1) : null;
+        int b = options.rest().indexOf("--budget");
+        String budget = b >= 0 ? options.rest().get(b + 1) : null;
+        if (budget != null) {
+            System.setProperty(Guarded.BUDGET_PROPERTY, budget); // this JVM (interleaved); the forks below
+        }
         try (LocalRedis redis = LocalRedis.start(redisCpus)) {
             Map<String, String> env = Environment.describe(redis);
             env.put(
                     "placement",
                     "client JVMs (runner and JMH forks) on CPUs " + Environment.allowedCpus()
                             + ", redis-server on CPUs " + (redisCpus == null ? "chosen by the scheduler" : redisCpus));
+            env.put(
+                    "guarded check's budget (tollgate.redis.timeout)",
+                    budget == null ? "250 ms, the default users run" : budget + " (--budget: not the default)");
             System.setProperty(RedisBench.PORT_PROPERTY, Integer.toString(redis.port()));
             System.out.printf(
                     "bench: %d benchmarks x %d rounds (%s); Redis %s on port %d; load %s%n",
@@ -172,7 +180,7 @@ public final class BenchExperiment {
                 .warmupTime(quick ? TimeValue.milliseconds(200) : TimeValue.seconds(1))
                 .measurementIterations(quick ? 2 : 4)
                 .measurementTime(quick ? TimeValue.milliseconds(200) : TimeValue.seconds(1))
-                .jvmArgsAppend("-D" + RedisBench.PORT_PROPERTY + "=" + port, "-Xmx512m")
+                .jvmArgsAppend(forkArgs(port))
                 .shouldFailOnError(true)
                 .verbosity(VerboseMode.SILENT);
         RunResult rr = new Runner(o.build()).runSingle();
@@ -183,6 +191,16 @@ public final class BenchExperiment {
         double p99 = spec.latency() ? stats.getPercentile(99) : Double.NaN;
         return new BenchResult(
                 spec, round, primary.getScore(), primary.getScoreError(), primary.getScoreUnit(), p50, p90, p99);
+    }
+
+    /** A fork's JVM options: Redis's port and, when one was named, the guarded check's budget. */
+    private static String[] forkArgs(int port) {
+        List<String> args = new ArrayList<>(List.of("-D" + RedisBench.PORT_PROPERTY + "=" + port, "-Xmx512m"));
+        String budget = System.getProperty(Guarded.BUDGET_PROPERTY);
+        if (budget != null) {
+            args.add("-D" + Guarded.BUDGET_PROPERTY + "=" + budget);
+        }
+        return args.toArray(String[]::new);
     }
 
     private static String describe(BenchResult r) {
