@@ -30,9 +30,10 @@ import java.util.function.LongSupplier;
  * counted. Why a single call took over 100 µs is measured, not guessed: the thread's CPU time is read around
  * each single call's timing (outside it, so the wall times are as before), the thread's kernel counters
  * ({@link ThreadCounters}: time on a CPU, time waiting on a run queue, timeslices, page faults), the
- * interrupts its CPU served ({@link CpuInterrupts}) and the collection count around each block of single calls, and JFR records the JVM's safepoints; {@link SlowCalls} tells
- * from these whether the call computed that long itself, was stopped by a collection or another safepoint,
- * or waited for a CPU while another thread had it.
+ * interrupts its CPU served ({@link CpuInterrupts}) and the collection count around each block of single
+ * calls, and JFR records the JVM's safepoints; {@link SlowCalls} tells from these whether the call computed
+ * that long itself, was stopped by a collection or another safepoint, or waited for a CPU while another
+ * thread had it.
  */
 public final class LocalExperiment {
 
