@@ -110,8 +110,12 @@ public final class Engine implements RateLimits, ConcurrencyLimits, AutoCloseabl
                         settings.lockHolder(),
                         b.heartbeat != null ? b.heartbeat : ownHeartbeat)
                 : null;
+        // What the console shows (the decisions of late, the outages, the most denied clients) is read by
+        // the operator resource alone: while it is off (the default, and it is no reloaded setting) no
+        // decision is told of for it, and no tick runs (its count cost an in-process check a tenth).
+        boolean console = settings.admin().enabled();
         this.activity = new Activity(b.nanoTime);
-        this.ownActivityTicks = b.activityTicks == null ? Scheduler.daemon("tollgate-activity", 1) : null;
+        this.ownActivityTicks = console && b.activityTicks == null ? Scheduler.daemon("tollgate-activity", 1) : null;
         this.outages = new OutageLog(b.clock);
         this.deniedClients = new DeniedClients(b.nanoTime);
         // Its thread starts with the first lease taken: never without a leased limit.
@@ -123,7 +127,9 @@ public final class Engine implements RateLimits, ConcurrencyLimits, AutoCloseabl
                         : backend.localStores(),
                 denials,
                 backend.guard(),
-                DecisionListener.both(new ConsoleListeners(activity, outages, deniedClients), b.listener),
+                console
+                        ? DecisionListener.both(new ConsoleListeners(activity, outages, deniedClients), b.listener)
+                        : b.listener,
                 b.nanoTime,
                 StoreKeys.in(settings.keyPrefix()),
                 b.serverCount != null ? b.serverCount : servers(),
@@ -138,8 +144,9 @@ public final class Engine implements RateLimits, ConcurrencyLimits, AutoCloseabl
         this.concurrency =
                 new ConcurrencyLimiter(backend.concurrency(), backend.guard(), b.concurrencyListener, limiter.keys());
         // The decisions read no clock for the console's counts: this moves their slot on. Last: a thread starts.
-        this.activityTicks =
-                (b.activityTicks != null ? b.activityTicks : ownActivityTicks).every(Activity.TICK, activity::tick);
+        this.activityTicks = console
+                ? (b.activityTicks != null ? b.activityTicks : ownActivityTicks).every(Activity.TICK, activity::tick)
+                : null;
     }
 
     /** Tollgate with its own circuit breaker. */
@@ -210,9 +217,13 @@ public final class Engine implements RateLimits, ConcurrencyLimits, AutoCloseabl
 
     /** The configured limit named {@code name}. */
     public LimitSpec limit(String name) {
-        return settings.limit(name)
-                .orElseThrow(() -> new TollgateConfigException(
-                        "no limit named '" + name + "' is configured (tollgate.limits." + name + ".capacity)"));
+        // Asked on every check: no Optional, no closure.
+        LimitSpec spec = settings.limits().get(java.util.Objects.requireNonNull(name));
+        if (spec == null) {
+            throw new TollgateConfigException(
+                    "no limit named '" + name + "' is configured (tollgate.limits." + name + ".capacity)");
+        }
+        return spec;
     }
 
     /**
@@ -288,7 +299,7 @@ public final class Engine implements RateLimits, ConcurrencyLimits, AutoCloseabl
 
     /**
      * What this server's limits decided in the last five minutes, per limit: 30 slots of 10 s, oldest
-     * first.
+     * first. Empty while the operator resource is off: nothing is counted for it then.
      */
     public java.util.Map<String, java.util.List<ActivitySlot>> recentActivity() {
         return activity.recent();
@@ -296,7 +307,7 @@ public final class Engine implements RateLimits, ConcurrencyLimits, AutoCloseabl
 
     /**
      * The outage under way, if any, then the last ended ones, newest first (at most 10 ended): what this
-     * server decided without Redis, in memory only.
+     * server decided without Redis, in memory only. Empty while the operator resource is off.
      */
     public java.util.List<RecentOutage> recentOutages() {
         return outages.recent();
@@ -304,7 +315,8 @@ public final class Engine implements RateLimits, ConcurrencyLimits, AutoCloseabl
 
     /**
      * The 10 clients this server denied most in the last 5 to 10 minutes, most first, by limit and the
-     * hash of the client key: in memory only, at most 100 clients tracked.
+     * hash of the client key: in memory only, at most 100 clients tracked. Empty while the operator
+     * resource is off.
      */
     public java.util.List<DeniedClient> mostDeniedClients() {
         return deniedClients.most();
@@ -383,7 +395,9 @@ public final class Engine implements RateLimits, ConcurrencyLimits, AutoCloseabl
             ownHeartbeat.close();
         }
         leaseSweep.close();
-        activityTicks.cancel();
+        if (activityTicks != null) {
+            activityTicks.cancel();
+        }
         if (ownActivityTicks != null) {
             ownActivityTicks.close();
         }

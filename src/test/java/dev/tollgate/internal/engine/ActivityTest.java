@@ -1,6 +1,8 @@
 package dev.tollgate.internal.engine;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.tollgate.Decision;
 import dev.tollgate.LimitPolicy;
@@ -11,6 +13,7 @@ import dev.tollgate.testing.TestSettings;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 
@@ -106,7 +109,8 @@ class ActivityTest {
         try (Engine engine = Engine.builder(TestSettings.read(
                         "tollgate.limits.api.capacity", "10",
                         "tollgate.limits.api.refill-tokens", "10",
-                        "tollgate.limits.api.refill-period", "1s"))
+                        "tollgate.limits.api.refill-period", "1s",
+                        "tollgate.admin.enabled", "true"))
                 .nanoTime(() -> micros.get() * 1000)
                 .activityTicks(ticks)
                 .build()) {
@@ -118,6 +122,29 @@ class ActivityTest {
             assertEquals(new ActivitySlot(1, 0, 0, 0, 0), recent.get(Activity.SLOTS - 1));
         }
         assertEquals(0, ticks.running(), "the engine's tick is cancelled when it closes");
+    }
+
+    /**
+     * The console's records are read by the operator resource alone: while it is off (the default) a
+     * decision tells them nothing and no tick runs, so an in-process check pays for none of it.
+     */
+    @Test
+    void whileTheOperatorResourceIsOffNothingIsCountedAndNothingTicks() {
+        AtomicLong micros = new AtomicLong(0);
+        DrivenScheduler ticks = new DrivenScheduler(micros);
+        try (Engine engine = Engine.builder(TestSettings.read(
+                        "tollgate.limits.api.capacity", "1",
+                        "tollgate.limits.api.refill-tokens", "1",
+                        "tollgate.limits.api.refill-period", "1h"))
+                .nanoTime(() -> micros.get() * 1000)
+                .activityTicks(ticks)
+                .build()) {
+            assertEquals(0, ticks.running(), "no tick is scheduled");
+            assertTrue(engine.check("api", "alice").allowed());
+            assertFalse(engine.check("api", "alice").allowed());
+            assertEquals(Map.of(), engine.recentActivity());
+            assertEquals(List.of(), engine.mostDeniedClients());
+        }
     }
 
     @Test
