@@ -18,7 +18,8 @@ class AdminJsonTest {
                 "tollgate.limits.api.key", "global",
                 "tollgate.limits.api.shadow.capacity", "1",
                 "tollgate.limits.api.shadow.refill-tokens", "1",
-                "tollgate.limits.api.shadow.refill-period", "1h"))) {
+                "tollgate.limits.api.shadow.refill-period", "1h",
+                "tollgate.admin.enabled", "true"))) {
             for (int i = 0; i < 3; i++) {
                 t.check("api", "alice");
             }
