@@ -75,16 +75,11 @@ public class RateLimitFilter implements ContainerRequestFilter, ContainerRespons
         }
         // A cost the filter cannot read (an entity) is left, with the method's limits, to the interceptor.
         Cost cost = limits.costed() ? HttpCosts.read(request, method, limits.costParameter()) : Cost.CONFIGURED;
-        String key = request.getHeaderString(tollgate.settings().http().idempotencyHeader());
-        // The path only names a key's repeats: read (parsed as a URI) only when there is a key.
-        IdempotencyKey idempotency = key == null
-                ? IdempotencyKey.NONE
-                : IdempotencyKey.ofHeader(
-                        key,
-                        request.getMethod(),
-                        request.getUriInfo().getRequestUri().getRawPath());
         Outcome outcome = admissions.request(
-                limits, cost, charges.of(tollgate, () -> caller(request, tollgate), null), idempotency);
+                limits,
+                cost,
+                charges.of(tollgate, () -> caller(request, tollgate), null),
+                () -> idempotencyKey(request, tollgate));
         if (outcome instanceof Outcome.Admitted a) {
             if (!a.applied().isEmpty()) {
                 marks.readFrom(servletRequest);
@@ -93,6 +88,18 @@ public class RateLimitFilter implements ContainerRequestFilter, ContainerRespons
         } else if (!(outcome instanceof Outcome.Free)) {
             request.abortWith(RateLimitResponses.refusal(outcome));
         }
+    }
+
+    /** The request's idempotency key: read only when one of its limits keeps records. */
+    private static IdempotencyKey idempotencyKey(ContainerRequestContext request, Engine tollgate) {
+        String key = request.getHeaderString(tollgate.settings().http().idempotencyHeader());
+        // The path only names a key's repeats: read (parsed as a URI) only when there is a key.
+        return key == null
+                ? IdempotencyKey.NONE
+                : IdempotencyKey.ofHeader(
+                        key,
+                        request.getMethod(),
+                        request.getUriInfo().getRequestUri().getRawPath());
     }
 
     private CallerInfo caller(ContainerRequestContext request, Engine tollgate) {

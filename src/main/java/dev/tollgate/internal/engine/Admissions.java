@@ -15,6 +15,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.Predicate;
+import java.util.function.Supplier;
 
 /**
  * The one admission pipeline, which the JAX-RS filter and the CDI interceptor both call: which limits
@@ -53,7 +54,7 @@ public final class Admissions {
      * waits only where the deployment allows it ({@code tollgate.http.allow-wait}).
      */
     public Outcome request(MethodLimits method, Cost cost, Caller caller) {
-        return request(method, cost, caller, IdempotencyKey.NONE);
+        return request(method, cost, caller, () -> IdempotencyKey.NONE);
     }
 
     /**
@@ -62,8 +63,11 @@ public final class Admissions {
      * dev.tollgate.internal.ratelimit.RateLimiter#admit(List, Duration,
      * dev.tollgate.internal.ratelimit.Repeat)}); a key that breaks its rule refuses the request when one
      * of them would read it, before anything is spent.
+     *
+     * @param idempotency the request's key, asked only when one of its limits keeps records (a header
+     *     read costs a limited request about as much as the rest of its admission in memory)
      */
-    public Outcome request(MethodLimits method, Cost cost, Caller caller, IdempotencyKey idempotency) {
+    public Outcome request(MethodLimits method, Cost cost, Caller caller, Supplier<IdempotencyKey> idempotency) {
         if (free(method)) {
             return Outcome.FREE;
         }
@@ -112,7 +116,8 @@ public final class Admissions {
         if (plan.isEmpty()) {
             return Outcome.FREE;
         }
-        return admit(plan, caller, method.waits() ? method.maxWait() : Duration.ZERO, List.of(), IdempotencyKey.NONE);
+        return admit(
+                plan, caller, method.waits() ? method.maxWait() : Duration.ZERO, List.of(), () -> IdempotencyKey.NONE);
     }
 
     /** The method's limits at its cost, none when it costs 0. */
@@ -130,21 +135,28 @@ public final class Admissions {
     }
 
     private Outcome admit(
-            List<Planned> plan, Caller caller, Duration maxWait, List<String> applied, IdempotencyKey idempotency) {
+            List<Planned> plan,
+            Caller caller,
+            Duration maxWait,
+            List<String> applied,
+            Supplier<IdempotencyKey> idempotency) {
         Admission admission;
         try {
             List<Charge> charges = new ArrayList<>(plan.size());
+            boolean keepsRecords = false;
             for (Planned p : plan) {
-                charges.add(p.charge(caller));
+                Charge c = p.charge(caller);
+                charges.add(c);
+                keepsRecords |= c.limit().idempotencyWindow() != null;
             }
             Repeat repeat = null;
-            if (idempotency.present()
-                    && charges.stream().anyMatch(c -> c.limit().idempotencyWindow() != null)) {
-                Optional<String> problem = idempotency.problem();
+            IdempotencyKey key = keepsRecords ? idempotency.get() : IdempotencyKey.NONE;
+            if (key.present()) {
+                Optional<String> problem = key.problem();
                 if (problem.isPresent()) {
                     return new Outcome.BadIdempotencyKey(problem.get());
                 }
-                repeat = idempotency.repeat();
+                repeat = key.repeat();
             }
             admission = tollgate.limiter().admit(charges, maxWait, repeat);
         } catch (ClientKeyTooLongException e) {
