@@ -16,7 +16,8 @@ final class HttpReport {
 
     private HttpReport() {}
 
-    static void write(Path out, Map<String, String> env, int warmup, List<Run> runs) throws IOException {
+    static void write(Path out, Map<String, String> env, int firstWarmup, int warmup, List<Run> runs)
+            throws IOException {
         Files.createDirectories(out);
         StringBuilder csv = new StringBuilder("run,round");
         for (Series s : Series.values()) {
@@ -41,7 +42,9 @@ final class HttpReport {
                 .append(runs.size())
                 .append(" runs; each ")
                 .append(warmup)
-                .append(" warm-up rounds, then ")
+                .append(" warm-up rounds (the first ")
+                .append(firstWarmup)
+                .append("), then ")
                 .append(rounds)
                 .append(
                         " sequential rounds over kept-alive HTTP/1.1 (a connection per server), one request of each in turn"
