@@ -58,6 +58,12 @@ public class OperatorAudit implements ContainerRequestFilter, ContainerResponseF
     @Inject
     OperatorCall call;
 
+    /**
+     * Whether an operator call was ever audited here: until one is, a response looks for no mark (every
+     * response of the application passes this filter, and the mark is a servlet request attribute).
+     */
+    private volatile boolean anyOpened;
+
     @Override
     public void filter(ContainerRequestContext request) {
         if (!OperatorPaths.isOperatorPath(request)
@@ -72,12 +78,13 @@ public class OperatorAudit implements ContainerRequestFilter, ContainerResponseF
                 request.getMethod() + " "
                         + clean(request.getUriInfo().getRequestUri().getRawPath(), 300)
                         + query(request.getUriInfo().getRequestUri().getRawQuery()));
+        anyOpened = true;
         request.setProperty(OPENED, Boolean.TRUE);
     }
 
     @Override
     public void filter(ContainerRequestContext request, ContainerResponseContext response) {
-        if (request.getProperty(OPENED) != null) {
+        if (anyOpened && request.getProperty(OPENED) != null) {
             call.close(response.getStatus());
         }
     }

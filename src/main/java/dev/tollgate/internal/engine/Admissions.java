@@ -64,8 +64,8 @@ public final class Admissions {
      * dev.tollgate.internal.ratelimit.Repeat)}); a key that breaks its rule refuses the request when one
      * of them would read it, before anything is spent.
      *
-     * @param idempotency the request's key, asked only when one of its limits keeps records (a header
-     *     read costs a limited request about as much as the rest of its admission in memory)
+     * @param idempotency the request's key, asked only when one of its limits keeps records (reading the
+     *     header through the JAX-RS runtime was a twentieth of the filter's time in a profile)
      */
     public Outcome request(MethodLimits method, Cost cost, Caller caller, Supplier<IdempotencyKey> idempotency) {
         if (free(method)) {

@@ -106,14 +106,7 @@ class ActivityTest {
     void theEngineMovesTheSlotOnWithItsTicks() {
         AtomicLong micros = new AtomicLong(0);
         DrivenScheduler ticks = new DrivenScheduler(micros);
-        try (Engine engine = Engine.builder(TestSettings.read(
-                        "tollgate.limits.api.capacity", "10",
-                        "tollgate.limits.api.refill-tokens", "10",
-                        "tollgate.limits.api.refill-period", "1s",
-                        "tollgate.admin.enabled", "true"))
-                .nanoTime(() -> micros.get() * 1000)
-                .activityTicks(ticks)
-                .build()) {
+        try (Engine engine = engine(micros, ticks, "10", "1s", "true")) {
             engine.check("api", "alice");
             ticks.advance(Duration.ofSeconds(Activity.SLOT_SECONDS)); // ticks every second on the way
             engine.check("api", "alice");
@@ -132,13 +125,7 @@ class ActivityTest {
     void whileTheOperatorResourceIsOffNothingIsCountedAndNothingTicks() {
         AtomicLong micros = new AtomicLong(0);
         DrivenScheduler ticks = new DrivenScheduler(micros);
-        try (Engine engine = Engine.builder(TestSettings.read(
-                        "tollgate.limits.api.capacity", "1",
-                        "tollgate.limits.api.refill-tokens", "1",
-                        "tollgate.limits.api.refill-period", "1h"))
-                .nanoTime(() -> micros.get() * 1000)
-                .activityTicks(ticks)
-                .build()) {
+        try (Engine engine = engine(micros, ticks, "1", "1h", "false")) {
             assertEquals(0, ticks.running(), "no tick is scheduled");
             assertTrue(engine.check("api", "alice").allowed());
             assertFalse(engine.check("api", "alice").allowed());
@@ -165,5 +152,17 @@ class ActivityTest {
             ActivitySlot expected = i == 7 ? new ActivitySlot(3, 1, 0, 0, 0) : new ActivitySlot(3, 0, 0, 0, 0);
             assertEquals(expected, recent.get("limit-" + i).get(Activity.SLOTS - 1), "limit-" + i);
         }
+    }
+
+    /** An engine of limit {@code api} ({@code tokens} per {@code period}) on a driven clock and ticks. */
+    private static Engine engine(AtomicLong micros, DrivenScheduler ticks, String tokens, String period, String admin) {
+        return Engine.builder(TestSettings.read(
+                        "tollgate.limits.api.capacity", tokens,
+                        "tollgate.limits.api.refill-tokens", tokens,
+                        "tollgate.limits.api.refill-period", period,
+                        "tollgate.admin.enabled", admin))
+                .nanoTime(() -> micros.get() * 1000)
+                .activityTicks(ticks)
+                .build();
     }
 }
