@@ -62,6 +62,9 @@ public class RateLimitFilter implements ContainerRequestFilter, ContainerRespons
     @Inject
     RequestMarks marks;
 
+    /** Whether {@link #marks} has the runtime's view of the request: it keeps the first it is handed. */
+    private volatile boolean marksHaveTheRequest;
+
     @Override
     public void filter(ContainerRequestContext request) {
         Method method = resource.getResourceMethod();
@@ -81,8 +84,9 @@ public class RateLimitFilter implements ContainerRequestFilter, ContainerRespons
                 charges.of(tollgate, () -> caller(request, tollgate), null),
                 () -> idempotencyKey(request, tollgate));
         if (outcome instanceof Outcome.Admitted a) {
-            if (!a.applied().isEmpty()) {
-                marks.readFrom(servletRequest);
+            if (!a.applied().isEmpty() && !marksHaveTheRequest) {
+                marks.readFrom(servletRequest); // one call through CDI's proxy, not one per request
+                marksHaveTheRequest = true;
             }
             request.setProperty(FilterMarks.ATTRIBUTE, new FilterMarks(method, a.applied(), a.admission()));
         } else if (!(outcome instanceof Outcome.Free)) {
