@@ -217,8 +217,8 @@ public final class Engine implements RateLimits, ConcurrencyLimits, AutoCloseabl
 
     /** The configured limit named {@code name}. */
     public LimitSpec limit(String name) {
-        // Asked on every check: no Optional, no closure.
-        LimitSpec spec = settings.limits().get(java.util.Objects.requireNonNull(name));
+        // Asked on every check: no closure (the Optional does not outlive the look-up).
+        LimitSpec spec = settings.limit(name).orElse(null);
         if (spec == null) {
             throw new TollgateConfigException(
                     "no limit named '" + name + "' is configured (tollgate.limits." + name + ".capacity)");
