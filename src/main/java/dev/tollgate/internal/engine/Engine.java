@@ -39,6 +39,7 @@ import java.time.Duration;
 import java.util.Optional;
 import java.util.TreeSet;
 import java.util.concurrent.Callable;
+import java.util.function.Function;
 import java.util.logging.Logger;
 
 /**
@@ -58,6 +59,9 @@ public final class Engine implements RateLimits, ConcurrencyLimits, AutoCloseabl
 
     /** Swapped whole when the limits are reloaded ({@code tollgate.config.file}); read once per check. */
     private volatile TollgateSettings settings;
+
+    /** {@link #limit(String)}, as the limiter's memo asks it. */
+    private final Function<String, LimitSpec> limitNamed = this::limit;
 
     private final LimitsReloader reloader;
     private final ClientAddresses clientAddresses;
@@ -161,7 +165,9 @@ public final class Engine implements RateLimits, ConcurrencyLimits, AutoCloseabl
 
     @Override
     public Decision check(String limit, String clientKey) {
-        return limiter.check(limit(limit), clientKey);
+        // The limiter's memo answers a hot client of a named limit without looking the name up, while the
+        // limits in force are these: a reload replaces the settings object.
+        return limiter.check(settings, limit, clientKey, limitNamed);
     }
 
     @Override

@@ -1,6 +1,7 @@
 package dev.tollgate.internal.ratelimit;
 
 import java.time.Duration;
+import java.util.function.Function;
 
 /**
  * The questions of lone checks made lately, by limit and client key: a hot client's charge and store key
@@ -9,13 +10,18 @@ import java.time.Duration;
  * one hash. The limit is compared by identity (a reloaded limit is another object, so it never reads an
  * older limit's key); a client key longer than {@value #LONGEST_KEY} characters is not kept, so the memo
  * holds a few hundred kilobytes at most.
+ *
+ * <p>A check that names its limit is answered from the same memo without looking the name up ({@link
+ * #of(Object, String, String, Function)}): an entry remembers the configuration it was made under (its
+ * scope), and is that check's answer only while the configuration in force is the same object.
  */
 final class LoneAsks {
 
     static final int SLOTS = 1024;
     static final int LONGEST_KEY = 256;
 
-    private record Entry(LimitSpec limit, String clientKey, Ask ask) {}
+    /** @param scope the configuration a by-name check found {@code limit} in; null: made for the limit itself */
+    private record Entry(LimitSpec limit, String clientKey, Ask ask, Object scope) {}
 
     private final StoreKeys keys;
     private final Entry[] slots = new Entry[SLOTS];
@@ -34,13 +40,39 @@ final class LoneAsks {
         if (clientKey == null || clientKey.length() > LONGEST_KEY) {
             return make(limit, clientKey);
         }
-        int slot = slot(limit, clientKey);
+        int slot = slot(limit.name(), clientKey);
         Entry e = slots[slot];
         if (e != null && e.limit() == limit && e.clientKey().equals(clientKey)) {
             return e.ask();
         }
         Ask ask = make(limit, clientKey);
-        slots[slot] = new Entry(limit, clientKey, ask);
+        slots[slot] = new Entry(limit, clientKey, ask, null);
+        return ask;
+    }
+
+    /**
+     * {@link #of(LimitSpec, String)} for the limit named {@code name} in the configuration {@code scope}:
+     * the name is looked up ({@code limits}) only when the memo holds no question of it made under that
+     * very configuration. A caller reads its configuration once and hands it as the scope, so a reload
+     * (another object) is never answered with a limit it replaced.
+     *
+     * @param limits the limit of a name in {@code scope}; may throw for a name it does not know
+     */
+    Ask of(Object scope, String name, String clientKey, Function<String, LimitSpec> limits) {
+        if (clientKey == null || clientKey.length() > LONGEST_KEY) {
+            return make(limits.apply(name), clientKey);
+        }
+        int slot = slot(name, clientKey);
+        Entry e = slots[slot];
+        if (e != null
+                && e.scope() == scope
+                && e.limit().name().equals(name)
+                && e.clientKey().equals(clientKey)) {
+            return e.ask();
+        }
+        LimitSpec limit = limits.apply(name);
+        Ask ask = e != null && e.limit() == limit && e.clientKey().equals(clientKey) ? e.ask() : make(limit, clientKey);
+        slots[slot] = new Entry(limit, clientKey, ask, scope);
         return ask;
     }
 
@@ -53,8 +85,8 @@ final class LoneAsks {
         return new Ask(Charge.of(limit, clientKey), keys.of(limit, clientKey), Duration.ZERO, false);
     }
 
-    private static int slot(LimitSpec limit, String clientKey) {
-        int h = limit.name().hashCode() * 31 + clientKey.hashCode();
+    private static int slot(String name, String clientKey) {
+        int h = name.hashCode() * 31 + clientKey.hashCode();
         return (h ^ (h >>> 16)) & (SLOTS - 1);
     }
 }

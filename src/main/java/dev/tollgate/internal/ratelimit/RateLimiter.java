@@ -11,6 +11,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
 import java.util.function.LongSupplier;
 
 /**
@@ -114,6 +115,15 @@ public final class RateLimiter {
      */
     public Decision check(LimitSpec limit, String clientKey) {
         return chain.apply(asks.of(limit, clientKey)).decision();
+    }
+
+    /**
+     * {@link #check(LimitSpec, String)} of the limit named {@code name} in the configuration {@code scope}
+     * ({@code limits} finds it there): a hot client's check of a named limit does not look the name up
+     * each time. Hand the configuration read once for this call as the scope.
+     */
+    public Decision check(Object scope, String name, String clientKey, Function<String, LimitSpec> limits) {
+        return chain.apply(asks.of(scope, name, clientKey, limits)).decision();
     }
 
     /**

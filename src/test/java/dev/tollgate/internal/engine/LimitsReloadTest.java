@@ -82,6 +82,22 @@ class LimitsReloadTest {
     }
 
     @Test
+    void aClientCheckedBeforeAReloadIsDecidedUnderTheReloadedLimit() throws Exception {
+        Path file = dir.resolve("limits.properties");
+        Files.writeString(file, "tollgate.limits.api.capacity=2\n");
+        PropertySource source = source(file);
+        try (Engine t =
+                Engine.builder(SettingsReader.read(source)).reloadFrom(source).build()) {
+            assertEquals(2, admitted(t, "hot", 5), "enforced: the bucket's two tokens, then denials");
+            Files.writeString(file, "tollgate.limits.api.capacity=2\ntollgate.limits.api.mode=shadow\n");
+            settle(t);
+            // The same hot client of the same limit name: the limiter's memo of its check is of the limit
+            // that was in force, and must not answer under the reloaded one (a shadow limit passes all).
+            assertEquals(5, admitted(t, "hot", 5), "the reloaded limit is a shadow: every call passes");
+        }
+    }
+
+    @Test
     void anInvalidChangeKeepsTheLimitsInForceAndNamesEachProblem() throws Exception {
         Path file = dir.resolve("limits.properties");
         Files.writeString(file, "tollgate.limits.api.capacity=3\n");

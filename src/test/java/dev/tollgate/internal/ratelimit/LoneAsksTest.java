@@ -62,6 +62,39 @@ class LoneAsksTest {
     }
 
     @Test
+    void aCheckByNameIsAnsweredFromTheMemoOnlyUnderTheConfigurationItWasMadeIn() {
+        LoneAsks asks = new LoneAsks(StoreKeys.DEFAULT);
+        LimitSpec reloaded = new LimitSpec(LimitPolicy.quota("api", 20), new KeySpec.Global(), false);
+        Object before = new Object();
+        Object after = new Object();
+        java.util.List<String> lookedUp = new java.util.ArrayList<>();
+        java.util.function.Function<String, LimitSpec> first = name -> {
+            lookedUp.add(name);
+            return API;
+        };
+        java.util.function.Function<String, LimitSpec> second = name -> {
+            lookedUp.add(name);
+            return reloaded;
+        };
+        Ask hot = asks.of(before, "api", "hot", first);
+        assertSame(hot, asks.of(before, "api", "hot", first), "a hot key of a named limit is looked up once");
+        assertSame(hot, asks.of(API, "hot"), "the check of the limit itself finds the same question");
+        assertEquals(java.util.List.of("api"), lookedUp);
+
+        Ask afterReload = asks.of(after, "api", "hot", second);
+        assertSame(reloaded, afterReload.charge().limit(), "another configuration looks the name up again");
+        assertEquals(java.util.List.of("api", "api"), lookedUp);
+        assertSame(
+                reloaded,
+                asks.of(after, new String("api"), "hot", second).charge().limit());
+        assertSame(reloaded, asks.of(reloaded, "hot").charge().limit());
+        assertSame(API, asks.of(API, "hot").charge().limit(), "the older limit itself still gets its own");
+        assertThrows(
+                ClientKeyTooLongException.class,
+                () -> asks.of(after, "api", "x".repeat(StoreKeys.MAX_CLIENT_KEY_LENGTH + 1), second));
+    }
+
+    @Test
     void aKeyTooLongIsRefusedEveryTimeAndNoKeyIsNoCharge() {
         LoneAsks asks = new LoneAsks(StoreKeys.DEFAULT);
         String tooLong = "x".repeat(StoreKeys.MAX_CLIENT_KEY_LENGTH + 1);
