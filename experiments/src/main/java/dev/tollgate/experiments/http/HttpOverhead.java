@@ -211,7 +211,7 @@ public final class HttpOverhead {
                 results.add(run);
                 System.out.printf(
                         "http: run %d: added %.3f ms (limited p50 %.3f, unlimited p50 %.3f), by hand %.3f ms,"
-                                + " Tollgate / by hand %.2fx, leased %.3f ms (%.2fx by hand), in process %.3f ms,"
+                                + " Tollgate / by hand %.2fx, leased %.3f ms (%.2fx by hand), in process %.1f us,"
                                 + " raw EVALSHA p50 %.3f ms, statuses %s%n",
                         r,
                         run.added(),
@@ -221,7 +221,7 @@ public final class HttpOverhead {
                         run.ratioToByHand(),
                         run.addedLeased(),
                         run.leasedToByHand(),
-                        run.addedInProcess(),
+                        run.addedInProcess() * 1000,
                         run.p50(Series.RAW),
                         run.statuses());
             }
