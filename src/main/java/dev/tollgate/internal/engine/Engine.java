@@ -223,7 +223,8 @@ public final class Engine implements RateLimits, ConcurrencyLimits, AutoCloseabl
 
     /** The configured limit named {@code name}. */
     public LimitSpec limit(String name) {
-        // Asked on every check: no closure (the Optional does not outlive the look-up).
+        // Asked on every admission, and by a check the limiter's memo does not answer: no closure (the
+        // Optional does not outlive the look-up).
         LimitSpec spec = settings.limit(name).orElse(null);
         if (spec == null) {
             throw new TollgateConfigException(

@@ -37,7 +37,7 @@ final class LoneAsks {
      * @throws dev.tollgate.ClientKeyTooLongException when the key is too long for a bucket
      */
     Ask of(LimitSpec limit, String clientKey) {
-        if (clientKey == null || clientKey.length() > LONGEST_KEY) {
+        if (!keeps(clientKey)) {
             return make(limit, clientKey);
         }
         int slot = slot(limit.name(), clientKey);
@@ -45,9 +45,7 @@ final class LoneAsks {
         if (e != null && e.limit() == limit && e.clientKey().equals(clientKey)) {
             return e.ask();
         }
-        Ask ask = make(limit, clientKey);
-        slots[slot] = new Entry(limit, clientKey, ask, null);
-        return ask;
+        return keep(slot, null, limit, clientKey, null);
     }
 
     /**
@@ -59,7 +57,7 @@ final class LoneAsks {
      * @param limits the limit of a name in {@code scope}; may throw for a name it does not know
      */
     Ask of(Object scope, String name, String clientKey, Function<String, LimitSpec> limits) {
-        if (clientKey == null || clientKey.length() > LONGEST_KEY) {
+        if (!keeps(clientKey)) {
             return make(limits.apply(name), clientKey);
         }
         int slot = slot(name, clientKey);
@@ -70,15 +68,29 @@ final class LoneAsks {
                 && e.clientKey().equals(clientKey)) {
             return e.ask();
         }
-        LimitSpec limit = limits.apply(name);
-        Ask ask = e != null && e.limit() == limit && e.clientKey().equals(clientKey) ? e.ask() : make(limit, clientKey);
-        slots[slot] = new Entry(limit, clientKey, ask, scope);
-        return ask;
+        return keep(slot, e, limits.apply(name), clientKey, scope);
     }
 
     /** The store key of {@code clientKey}'s bucket under {@code limit} ({@link StoreKeys#of(LimitSpec, String)}). */
     String storeKey(LimitSpec limit, String clientKey) {
         return of(limit, clientKey).storeKey();
+    }
+
+    /** Whether a question of {@code clientKey} is kept: a key too long for the memo (or none) is made each time. */
+    private static boolean keeps(String clientKey) {
+        return clientKey != null && clientKey.length() <= LONGEST_KEY;
+    }
+
+    /**
+     * Keeps the question of {@code clientKey} under {@code limit} in {@code slot}, made under {@code scope}:
+     * {@code found}'s, when the slot held it already (made under another scope, or for the limit itself).
+     */
+    private Ask keep(int slot, Entry found, LimitSpec limit, String clientKey, Object scope) {
+        Ask ask = found != null && found.limit() == limit && found.clientKey().equals(clientKey)
+                ? found.ask()
+                : make(limit, clientKey);
+        slots[slot] = new Entry(limit, clientKey, ask, scope);
+        return ask;
     }
 
     private Ask make(LimitSpec limit, String clientKey) {

@@ -91,7 +91,7 @@ final class HttpReport {
                     run.ratioToByHand(),
                     run.addedLeased(),
                     run.leasedToByHand(),
-                    run.addedInProcess() * 1000,
+                    run.addedInProcessMicros(),
                     run.p99(Series.LIMITED),
                     run.p99(Series.UNLIMITED),
                     run.p50(Series.RAW),
@@ -107,7 +107,7 @@ final class HttpReport {
                 range(runs, Run::ratioToByHand, "%.2f×"),
                 range(runs, Run::addedLeased, "%.3f"),
                 range(runs, Run::leasedToByHand, "%.2f×"),
-                range(runs, r -> r.addedInProcess() * 1000, "%.1f")));
+                range(runs, Run::addedInProcessMicros, "%.1f")));
         if (!runs.stream().allMatch(Run::allOk)) {
             md.append("\n**Warning: not every answer was 200: raise the limits so no endpoint ever rejects.**\n");
         }
