@@ -7,27 +7,28 @@ import dev.tollgate.internal.ratelimit.Charge;
 import dev.tollgate.internal.ratelimit.LimitSpec;
 import dev.tollgate.spi.CallerInfo;
 import dev.tollgate.spi.PlanResolver;
-import jakarta.enterprise.context.ApplicationScoped;
-import jakarta.enterprise.inject.Any;
 import jakarta.enterprise.inject.Instance;
+import jakarta.enterprise.inject.Vetoed;
 import jakarta.enterprise.inject.literal.NamedLiteral;
-import jakarta.inject.Inject;
 import java.util.function.Supplier;
 
 /**
  * What {@link Admissions} needs to know of a caller, for the interceptor and the JAX-RS filter alike:
  * whose bucket (the limit's key, or a {@code @RateKey} argument) and which plan's policy (its {@code
- * PlanResolver} bean), per limit; and a {@code @RateCost} argument as a {@link Cost}.
+ * PlanResolver} bean), per limit; and a {@code @RateCost} argument as a {@link Cost}. A {@code @Singleton}
+ * of {@link TollgateBeans}, so injected without a client proxy: every limited request asks it.
  */
-@ApplicationScoped
+@Vetoed
 public class Charges {
 
-    @Inject
-    ClientKeys keys;
+    private final ClientKeys keys;
+    private final Instance<PlanResolver> plans;
 
-    @Inject
-    @Any
-    Instance<PlanResolver> plans;
+    /** @param plans every {@code PlanResolver} bean ({@code @Any}), selected by name */
+    Charges(ClientKeys keys, Instance<PlanResolver> plans) {
+        this.keys = keys;
+        this.plans = plans;
+    }
 
     /**
      * The caller's charges: {@code caller} is asked once, when the first limit is charged.

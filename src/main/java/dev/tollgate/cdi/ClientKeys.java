@@ -4,20 +4,24 @@ import dev.tollgate.internal.ratelimit.KeySpec;
 import dev.tollgate.internal.ratelimit.LimitSpec;
 import dev.tollgate.spi.CallerInfo;
 import dev.tollgate.spi.KeyResolver;
-import jakarta.enterprise.context.ApplicationScoped;
-import jakarta.enterprise.inject.Any;
 import jakarta.enterprise.inject.Instance;
+import jakarta.enterprise.inject.Vetoed;
 import jakarta.enterprise.inject.literal.NamedLiteral;
-import jakarta.inject.Inject;
 import java.security.Principal;
 
-/** Turns a limit's {@code key} setting and what is known of the caller into a client key (whose bucket). */
-@ApplicationScoped
+/**
+ * Turns a limit's {@code key} setting and what is known of the caller into a client key (whose bucket).
+ * A {@code @Singleton} of {@link TollgateBeans}, so injected without a client proxy.
+ */
+@Vetoed
 public class ClientKeys {
 
-    @Inject
-    @Any
-    Instance<KeyResolver> resolvers;
+    private final Instance<KeyResolver> resolvers;
+
+    /** @param resolvers every {@code KeyResolver} bean ({@code @Any}), selected by name */
+    ClientKeys(Instance<KeyResolver> resolvers) {
+        this.resolvers = resolvers;
+    }
 
     public String keyFor(LimitSpec limit, CallerInfo caller) {
         return clientKey(limit.key(), caller);

@@ -7,6 +7,7 @@ import dev.tollgate.internal.config.MethodLimits;
 import dev.tollgate.internal.config.RateLimitedMethods;
 import dev.tollgate.internal.engine.Admissions;
 import dev.tollgate.internal.engine.Cost;
+import dev.tollgate.internal.engine.Engine;
 import dev.tollgate.internal.engine.Outcome;
 import dev.tollgate.internal.engine.ReportedCosts;
 import dev.tollgate.internal.ratelimit.Admission;
@@ -30,7 +31,7 @@ import java.lang.reflect.Method;
 public class RateLimitInterceptor {
 
     @Inject
-    TollgateRuntime runtime;
+    Engine tollgate;
 
     @Inject
     RequestMarks marks;
@@ -53,8 +54,8 @@ public class RateLimitInterceptor {
         }
         Object[] args = ctx.getParameters();
         Cost cost = limits.costed() ? Charges.cost(args[limits.costParameter()]) : Cost.CONFIGURED;
-        Admissions.Caller caller = charges.of(runtime.tollgate(), callers::current, keyArgument(limits, args));
-        Outcome outcome = new Admissions(runtime.tollgate())
+        Admissions.Caller caller = charges.of(tollgate, callers::current, keyArgument(limits, args));
+        Outcome outcome = new Admissions(tollgate)
                 .call(limits, cost, caller, name -> marks != null && marks.wasChecked(method, name));
         Admission admission = outcome instanceof Outcome.Free ? null : admitted(outcome);
         return ReportedCosts.run(admission, limits::fails, ctx::proceed);

@@ -1,8 +1,7 @@
 package dev.tollgate.cdi;
 
-import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Instance;
-import jakarta.inject.Inject;
+import jakarta.enterprise.inject.Vetoed;
 import jakarta.servlet.ServletRequest;
 import jakarta.servlet.http.HttpServletRequest;
 
@@ -14,13 +13,17 @@ import jakarta.servlet.http.HttpServletRequest;
  * so the marks are tied to their request exactly as the attribute is: a call outside the filter's
  * request, on whatever thread, finds none and is charged. It costs a thread-local look-up, where CDI's
  * {@code HttpServletRequest} is a bean made anew in every request that asks for it. Until the filter has
- * run, CDI's is asked.
+ * run, CDI's is asked. A {@code @Singleton} of {@link TollgateBeans}, so injected without a client proxy: the
+ * interceptor asks it in every call.
  */
-@ApplicationScoped
+@Vetoed
 public class RequestMarks {
 
-    @Inject
-    Instance<HttpServletRequest> cdiRequest;
+    private final Instance<HttpServletRequest> cdiRequest;
+
+    RequestMarks(Instance<HttpServletRequest> cdiRequest) {
+        this.cdiRequest = cdiRequest;
+    }
 
     private volatile ServletRequest dispatched;
 

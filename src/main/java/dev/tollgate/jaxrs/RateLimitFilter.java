@@ -5,7 +5,6 @@ import dev.tollgate.cdi.Charges;
 import dev.tollgate.cdi.FilterMarks;
 import dev.tollgate.cdi.HttpCallerInfo;
 import dev.tollgate.cdi.RequestMarks;
-import dev.tollgate.cdi.TollgateRuntime;
 import dev.tollgate.internal.config.BeanMethod;
 import dev.tollgate.internal.config.MethodLimits;
 import dev.tollgate.internal.config.RateLimitedMethods;
@@ -54,7 +53,7 @@ public class RateLimitFilter implements ContainerRequestFilter, ContainerRespons
     HttpServletRequest servletRequest;
 
     @Inject
-    TollgateRuntime runtime;
+    Engine tollgate;
 
     @Inject
     Charges charges;
@@ -62,16 +61,12 @@ public class RateLimitFilter implements ContainerRequestFilter, ContainerRespons
     @Inject
     RequestMarks marks;
 
-    /** Whether {@link #marks} has the runtime's view of the request: it keeps the first it is handed. */
-    private volatile boolean marksHaveTheRequest;
-
     @Override
     public void filter(ContainerRequestContext request) {
         Method method = resource.getResourceMethod();
         MethodLimits limits = method == null
                 ? MethodLimits.NONE
                 : RateLimitedMethods.of(new BeanMethod(resource.getResourceClass(), method));
-        Engine tollgate = runtime.tollgate();
         Admissions admissions = new Admissions(tollgate);
         if (admissions.free(limits)) {
             return; // most requests of an application: nothing more of them is read
@@ -84,9 +79,8 @@ public class RateLimitFilter implements ContainerRequestFilter, ContainerRespons
                 charges.of(tollgate, () -> caller(request, tollgate), null),
                 () -> idempotencyKey(request, tollgate));
         if (outcome instanceof Outcome.Admitted a) {
-            if (!a.applied().isEmpty() && !marksHaveTheRequest) {
-                marks.readFrom(servletRequest); // one call through CDI's proxy, not one per request
-                marksHaveTheRequest = true;
+            if (!a.applied().isEmpty()) {
+                marks.readFrom(servletRequest);
             }
             request.setProperty(FilterMarks.ATTRIBUTE, new FilterMarks(method, a.applied(), a.admission()));
         } else if (!(outcome instanceof Outcome.Free)) {
