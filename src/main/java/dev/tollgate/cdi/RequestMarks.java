@@ -20,12 +20,11 @@ import jakarta.servlet.http.HttpServletRequest;
 public class RequestMarks {
 
     private final Instance<HttpServletRequest> cdiRequest;
+    private volatile ServletRequest dispatched;
 
     RequestMarks(Instance<HttpServletRequest> cdiRequest) {
         this.cdiRequest = cdiRequest;
     }
-
-    private volatile ServletRequest dispatched;
 
     /**
      * The JAX-RS runtime's view of the request it dispatches on the calling thread (the filter's {@code

@@ -26,7 +26,7 @@ import jakarta.servlet.http.HttpServletRequest;
  * {@code @OncePerCluster} interceptor. And, for Tollgate's own adapters, the engine and what every limited
  * request and call asks ({@link Charges}, {@link ClientKeys}, {@link RequestMarks}) as singletons: an
  * application-scoped bean is injected as a client proxy, which Weld calls through reflection (in a Liberty
- * request that was a third of the interceptor's look at the filter's marks, JFR).
+ * request, that proxy call was a third of the interceptor's time on a call the filter had checked, JFR).
  */
 @ApplicationScoped
 public class TollgateBeans {
